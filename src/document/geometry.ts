@@ -1,0 +1,81 @@
+import type { Box, Document, Line, Page, Point, Polygon, Word } from './types.js';
+
+export function unionBox(boxes: readonly Box[]): Box {
+  if (boxes.length === 0) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const b of boxes) {
+    if (b.x0 < x0) x0 = b.x0;
+    if (b.y0 < y0) y0 = b.y0;
+    if (b.x1 > x1) x1 = b.x1;
+    if (b.y1 > y1) y1 = b.y1;
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** Maps an upright-frame point back to original-image pixels. */
+export function toOriginalPoint(p: Point, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Point {
+  const W = page.originalWidth, H = page.originalHeight;
+  switch (page.rotation) {
+    case 0: return { x: p.x, y: p.y };
+    // original turned 90° clockwise to read upright: upright (x, y) came from original (y, H - x)
+    case 90: return { x: p.y, y: H - p.x };
+    case 180: return { x: W - p.x, y: H - p.y };
+    case 270: return { x: W - p.y, y: p.x };
+  }
+}
+
+/** Polygon (clockwise from the upright top-left corner) of a box, in original-image pixels, rounded. */
+export function boxToPolygon(box: Box, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Polygon {
+  const corners: Point[] = [
+    { x: box.x0, y: box.y0 }, { x: box.x1, y: box.y0 }, { x: box.x1, y: box.y1 }, { x: box.x0, y: box.y1 },
+  ];
+  return corners.map((c) => {
+    const o = toOriginalPoint(c, page);
+    return { x: Math.round(o.x), y: Math.round(o.y) };
+  }) as Polygon;
+}
+
+/** Builds a Document from pages of lines (each page's lines already in reading order). */
+export function buildDocument(pages: Array<Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> }>): Document {
+  const lines: Line[] = [];
+  const outPages: Page[] = [];
+  for (const p of pages) {
+    const lineIndices: number[] = [];
+    for (const l of p.lines) {
+      const line: Line = { ...l, index: lines.length, page: p.index };
+      lineIndices.push(line.index);
+      lines.push(line);
+    }
+    const { lines: _ignored, ...rest } = p;
+    outPages.push({ ...rest, lineIndices });
+  }
+  return { pages: outPages, lines, text: lines.map((l) => l.text).join('\n') };
+}
+
+/** Makes a Line from words (sorted left to right); text is the words joined by single spaces. */
+export function lineFromWords(words: Word[]): Omit<Line, 'index' | 'page'> {
+  const sorted = [...words].sort((a, b) => a.box.x0 - b.box.x0);
+  const conf = sorted.length ? sorted.reduce((s, w) => s + w.confidence, 0) / sorted.length : 0;
+  return { text: sorted.map((w) => w.text).join(' '), words: sorted, box: unionBox(sorted.map((w) => w.box)), confidence: conf };
+}
+
+/**
+ * A Document from plain text, for tests and for callers that already have text: each line becomes a
+ * Line with synthetic geometry (monospace 10 px wide, 20 px tall characters, 30 px line pitch).
+ */
+export function documentFromText(text: string, opts: { charWidth?: number; lineHeight?: number } = {}): Document {
+  const cw = opts.charWidth ?? 10, lh = opts.lineHeight ?? 30;
+  const rawLines = text.split('\n');
+  const lines = rawLines.map((t, i) => {
+    const words: Word[] = [];
+    const re = /\S+/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(t))) {
+      words.push({ text: m[0], confidence: 0.95, box: { x0: m.index * cw, y0: i * lh, x1: (m.index + m[0].length) * cw, y1: i * lh + 20 } });
+    }
+    return words.length ? lineFromWords(words) : { text: '', words: [], box: { x0: 0, y0: i * lh, x1: 0, y1: i * lh + 20 }, confidence: 0 };
+  }).filter((l) => l.text.length > 0);
+  const width = Math.max(1, ...rawLines.map((l) => l.length)) * cw;
+  const height = rawLines.length * lh;
+  return buildDocument([{ index: 0, source: 'ocr', width, height, originalWidth: width, originalHeight: height, rotation: 0, lines }]);
+}

@@ -1,0 +1,56 @@
+/**
+ * The Document: what OCR (or a PDF text layer) read, as pages, lines and words with geometry.
+ * Field finders see only this. Boxes are in the *upright* frame of the page (the frame in which the
+ * text reads left to right, top to bottom) at the resolution of the original image; `Page.rotation`
+ * says how to map them back to the original pixels (see geometry.ts).
+ */
+export interface Point { x: number; y: number }
+/** Four corner points, clockwise from top-left, in original-image pixels. */
+export type Polygon = [Point, Point, Point, Point];
+
+/** Axis-aligned box, upright frame, pixels: x0 <= x1, y0 <= y1. */
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+
+export interface Word {
+  text: string;
+  box: Box;
+  /** OCR confidence in [0, 1]; 1 for a PDF text layer. */
+  confidence: number;
+}
+
+export interface Line {
+  /** Position of this line in `Document.lines` (and in the `\n`-joined `Document.text`). */
+  index: number;
+  /** Page index (0-based). */
+  page: number;
+  text: string;
+  words: Word[];
+  box: Box;
+  /** Mean word confidence in [0, 1]. */
+  confidence: number;
+}
+
+export type PageSource = 'ocr' | 'pdf-text';
+
+export interface Page {
+  index: number;
+  source: PageSource;
+  /** Upright-frame size in pixels (original resolution). */
+  width: number;
+  height: number;
+  /** Size of the original image as stored (after EXIF orientation), pixels. */
+  originalWidth: number;
+  originalHeight: number;
+  /** Clockwise degrees (0, 90, 180, 270) the original was turned to read upright. */
+  rotation: 0 | 90 | 180 | 270;
+  /** Indices into `Document.lines` of this page's lines. */
+  lineIndices: number[];
+}
+
+export interface Document {
+  pages: Page[];
+  /** All lines of all pages in reading order. */
+  lines: Line[];
+  /** Lines' text joined by `\n`. */
+  text: string;
+}

@@ -1,0 +1,77 @@
+import type { Word } from '../document/types.js';
+
+export type MediaType =
+  | 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'image/tiff' | 'image/heic' | 'image/bmp'
+  | 'application/pdf';
+
+/** What callers may pass: bytes, a file path, or the encoded form of the hosted API. */
+export type InputSource =
+  | Buffer | Uint8Array | ArrayBuffer | string
+  | { image: string; filename?: string; contentType?: string };
+
+export interface InputLimits {
+  /** Largest accepted file, bytes (default 20 MB). */
+  maxFileBytes: number;
+  /** Largest accepted image, pixels (width x height), checked from the header before decoding (default 50 MP). */
+  maxPixels: number;
+  /** Pages read from a PDF (default 5); later pages are ignored. */
+  maxPdfPages: number;
+}
+
+export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
+
+/** A page that needs OCR. */
+export interface RasterPage {
+  kind: 'raster';
+  index: number;
+  /**
+   * Encoded image (PNG or the original JPEG/PNG/WebP bytes) that sharp can decode. EXIF orientation is
+   * NOT yet applied to these bytes when `exifOrientation` > 1: use sharp's `.rotate()` (auto-orient).
+   */
+  image: Buffer;
+  /** Size as displayed, i.e. after EXIF orientation. */
+  width: number;
+  height: number;
+  /** EXIF orientation tag (1..8) of `image`, 1 when none. */
+  exifOrientation: number;
+  /** For rendered PDF pages: pixels per PDF point (e.g. 300/72). */
+  renderScale?: number;
+}
+
+/** A PDF page read from its text layer: words with boxes, no OCR needed. */
+export interface TextPage {
+  kind: 'text';
+  index: number;
+  /** Page size in pixels at `scale` pixels per PDF point (boxes use the same frame, top-left origin). */
+  width: number;
+  height: number;
+  scale: number;
+  words: Word[];
+}
+
+export type InputPage = RasterPage | TextPage;
+
+export interface ImageMetadata {
+  /** EXIF/XMP fields useful to fraud checks (Software, Make, Model, dates) when present. */
+  software?: string;
+  make?: string;
+  model?: string;
+  createDate?: string;
+  modifyDate?: string;
+  /** PDF Producer / Creator. */
+  producer?: string;
+  creator?: string;
+}
+
+export interface LoadedInput {
+  mediaType: MediaType;
+  bytes: Buffer;
+  /** sha256 of the bytes, hex. */
+  sha256: string;
+  /** Pages to process (at most limits.maxPdfPages). */
+  pages: InputPage[];
+  /** Pages in the document (PDF may have more than were read). */
+  pageCount: number;
+  metadata: ImageMetadata;
+  filename?: string;
+}
