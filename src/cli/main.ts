@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * receiptkit CLI.
+ *   receiptkit extract <file...> [--verbose] [--no-line-items] [--language xx] [--near "..."] [--extract-time]
+ *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N]
+ */
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { createEngine } from '../engine.js';
+import { isReceiptKitError } from '../errors.js';
+import type { ExtractOptionsInput } from '../contract/options.js';
+import { runBatch } from './batch.js';
+
+const HELP = `receiptkit: offline receipt and invoice extraction
+
+Usage:
+  receiptkit extract <file...> [options]        print the result of each file as JSON
+  receiptkit batch <dir|files...> --out FILE    one JSON line per file, progress on a terminal
+  receiptkit --version | --help
+
+Extraction options:
+  --verbose                 verbose result (line items, text, regions, helper arrays)
+  --no-line-items           verbose only: skip line items (faster)
+  --extract-time            keep the printed time of day in date
+  --language CODE           language hint: en, fr, de, id, ms, ... (default: auto)
+  --near "city, state, country"  locale hint (date order, decimal comma, currency)
+  --ignore-merchant-name N  a name never to return as the merchant
+  --workers N               OCR workers (default: from the machine)
+  --timeout MS              per-file time limit
+
+Batch options:
+  --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}
+  --concurrency N           files in flight at once (default: the worker count)
+  --quiet                   no progress bar or summary
+
+Exit codes: 0 all files extracted, 1 some files failed, 2 bad usage.`;
+
+function fail(message: string): never {
+  process.stderr.write(`receiptkit: ${message}\nTry 'receiptkit --help'.\n`);
+  process.exit(2);
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        verbose: { type: 'boolean' },
+        'line-items': { type: 'boolean' },
+        'no-line-items': { type: 'boolean' },
+        'extract-time': { type: 'boolean' },
+        language: { type: 'string' },
+        near: { type: 'string' },
+        'ignore-merchant-name': { type: 'string' },
+        workers: { type: 'string' },
+        timeout: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        concurrency: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) { process.stdout.write(HELP + '\n'); return 0; }
+  if (values.version) { process.stdout.write(version() + '\n'); return 0; }
+  const [command, ...files] = positionals;
+  if (!command) { process.stdout.write(HELP + '\n'); return 2; }
+  if (command !== 'extract' && command !== 'batch') fail(`unknown command '${command}'`);
+  if (files.length === 0) fail(`${command} needs at least one file`);
+
+  const intOpt = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) fail(`--${name} takes a whole number >= 1, not '${v}'`);
+    return n;
+  };
+  const workers = intOpt('workers', values.workers);
+  const timeoutMs = intOpt('timeout', values.timeout);
+  const concurrency = intOpt('concurrency', values.concurrency);
+  const options: ExtractOptionsInput = {
+    verbose: !!values.verbose,
+    extractLineItems: !values['no-line-items'],
+    extractTime: !!values['extract-time'],
+    ...(values.language ? { language: values.language } : {}),
+    ...(values.near ? { near: values.near } : {}),
+    ...(values['ignore-merchant-name'] ? { ignoreMerchantName: values['ignore-merchant-name'] } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+  };
+
+  const engine = await createEngine({ ...(workers ? { workers } : {}) });
+  try {
+    if (command === 'batch') {
+      if (!values.out) fail('batch needs --out FILE');
+      const summary = await runBatch(engine, files, {
+        out: values.out, options, concurrency: concurrency ?? workers ?? 2, quiet: !!values.quiet,
+      });
+      return summary.failed > 0 ? 1 : 0;
+    }
+    let failed = 0;
+    for (const file of files) {
+      try {
+        const result = await engine.extract(file, options);
+        process.stdout.write(JSON.stringify(files.length > 1 ? { file, result } : result, null, 2) + '\n');
+      } catch (e) {
+        failed++;
+        const error = isReceiptKitError(e) ? { code: e.code, message: e.message } : { code: 'INTERNAL', message: String((e as Error)?.message ?? e) };
+        if (files.length > 1) process.stdout.write(JSON.stringify({ file, error }, null, 2) + '\n');
+        process.stderr.write(`receiptkit: ${file}: ${error.code}: ${error.message}\n`);
+      }
+    }
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  process.stderr.write(`receiptkit: ${isReceiptKitError(e) ? `${e.code}: ${e.message}` : (e as Error)?.stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});

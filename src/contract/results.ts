@@ -1,0 +1,108 @@
+/**
+ * Result shapes of contract section 3. Key order is part of the contract: the builders in
+ * src/response/ create objects in exactly the order the types list them.
+ */
+import type { Polygon } from '../document/types.js';
+
+/** A field that was not found: no `data` key. */
+export interface MissingField { confidenceLevel: 0 }
+export interface SimpleField<T> { data: T; confidenceLevel: number }
+
+export interface SimpleResult {
+  totalAmount: SimpleField<number> | MissingField;
+  taxAmount: SimpleField<number> | MissingField;
+  confidenceLevel: number;
+  date: SimpleField<string> | MissingField;
+  merchantName: SimpleField<string> | MissingField;
+  merchantAddress: SimpleField<string> | MissingField;
+  merchantCity: SimpleField<string> | MissingField;
+  merchantState: SimpleField<string> | MissingField;
+  merchantCountryCode: SimpleField<string> | MissingField;
+  merchantPostalCode: SimpleField<string> | MissingField;
+  merchantTypes: SimpleField<string[]> | MissingField;
+}
+
+export const SIMPLE_KEYS = [
+  'totalAmount', 'taxAmount', 'confidenceLevel', 'date', 'merchantName', 'merchantAddress', 'merchantCity',
+  'merchantState', 'merchantCountryCode', 'merchantPostalCode', 'merchantTypes',
+] as const;
+
+/** A located field in the verbose shape: keys in this order. */
+export interface VerboseField<T> {
+  data: T;
+  confidenceLevel: number;
+  text: string;
+  index: number;
+  keyword: string;
+  currencyCode?: string;
+  regions: Polygon[];
+}
+export type VerboseSlot<T> = VerboseField<T> | MissingField;
+
+export interface HelperNumber { data: number; text: string; index: number; regions: Polygon[]; classifyResult?: string }
+
+export interface LineItemPart<T> { data: T; text: string; regions: Polygon[] }
+export interface ProductLineItem {
+  confidenceLevel: number;
+  index: number;
+  regions: Polygon[];
+  text: string;
+  data: {
+    name: LineItemPart<string>;
+    quantity: LineItemPart<number>;
+    unitPrice: LineItemPart<number>;
+    totalPrice: LineItemPart<number>;
+    productCode?: LineItemPart<string>;
+    category?: LineItemPart<string>;
+  };
+}
+
+export interface IdEntity { data: string; confidenceLevel: number; keyword: string; text: string; index: number; regions: Polygon[] }
+
+export interface Entities {
+  productLineItems: ProductLineItem[];
+  multiTaxLineItems: unknown[];
+  invoiceNumber?: IdEntity;
+  receiptNumber?: IdEntity;
+}
+
+export interface VerboseResult {
+  totalAmount: VerboseSlot<number>;
+  taxAmount: VerboseSlot<number>;
+  confidenceLevel: number;
+  date: VerboseSlot<string>;
+  merchantName: VerboseSlot<string>;
+  merchantAddress: VerboseSlot<string>;
+  merchantCity: VerboseSlot<string>;
+  merchantState: VerboseSlot<string>;
+  merchantCountryCode: VerboseSlot<string>;
+  merchantPostalCode: VerboseSlot<string>;
+  merchantTypes: VerboseSlot<string[]>;
+  paidAmount: VerboseSlot<number>;
+  discountAmount: VerboseSlot<number>;
+  subtotalAmount: VerboseSlot<number>;
+  tipAmount: VerboseSlot<number>;
+  roundingAmount: VerboseSlot<number>;
+  dueDate: VerboseSlot<string>;
+  paymentType: VerboseSlot<string>;
+  cardLast4: VerboseSlot<string>;
+  merchantPhoneNumber: VerboseSlot<string>;
+  merchantTaxId: VerboseSlot<string>;
+  merchantWebsite: VerboseSlot<string>;
+  currencyCode: VerboseSlot<string>;
+  itemsCount: VerboseSlot<number>;
+  text: { text: string; regions: Polygon[] };
+  amounts: HelperNumber[];
+  lineAmounts: HelperNumber[];
+  numbers: HelperNumber[];
+  entities: Entities;
+  similarReceipts: Array<{ referenceId?: string; userId?: string; trackingId: string; similarityScore: number }>;
+  location?: unknown;
+  pages: number;
+  targetRotation: number;
+  warnings: string[];
+  trackingId: string;
+  elapsed: number;
+}
+
+export type ExtractResult = SimpleResult | VerboseResult;

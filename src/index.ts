@@ -1,0 +1,49 @@
+/**
+ * receiptkit: offline receipt and invoice extraction.
+ *
+ *   import { extract, createEngine } from 'receiptkit';
+ *   const simple = await extract('receipt.jpg');
+ *   const verbose = await extract(buffer, { verbose: true });
+ */
+import { createEngine } from './engine.js';
+import type { Engine } from './engine.js';
+import type { ExtractOptionsInput } from './contract/options.js';
+import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
+import type { InputSource } from './input/types.js';
+
+export { createEngine } from './engine.js';
+export type { Engine, Extraction } from './engine.js';
+export { ReceiptKitError, isReceiptKitError, ERROR_STATUS } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export type { ExtractOptionsInput as ExtractOptions, EngineOptionsInput as EngineOptions } from './contract/options.js';
+export type * from './contract/results.js';
+export type { InputSource } from './input/types.js';
+export type { Document, Line, Word, Page, Box, Polygon } from './document/types.js';
+
+let defaultEngine: Promise<Engine> | undefined;
+
+/** The lazily created engine behind the shortcuts. Its OCR workers do not keep the process alive when idle. */
+export function getDefaultEngine(): Promise<Engine> {
+  if (!defaultEngine) {
+    defaultEngine = createEngine();
+    defaultEngine.catch(() => { defaultEngine = undefined; });
+  }
+  return defaultEngine;
+}
+
+/** Extracts a receipt or invoice with the default engine (see `createEngine` for options). */
+export async function extract(input: InputSource, options: ExtractOptionsInput & { verbose: true }): Promise<VerboseResult>;
+export async function extract(input: InputSource, options?: ExtractOptionsInput & { verbose?: false }): Promise<SimpleResult>;
+export async function extract(input: InputSource, options?: ExtractOptionsInput): Promise<ExtractResult>;
+export async function extract(input: InputSource, options?: ExtractOptionsInput): Promise<ExtractResult> {
+  const engine = await getDefaultEngine();
+  if (engine.closed) { defaultEngine = undefined; return extract(input, options); }
+  return engine.extract(input, options);
+}
+
+/** Closes the default engine (optional: an idle default engine never keeps the process alive). */
+export async function closeDefaultEngine(): Promise<void> {
+  const e = defaultEngine;
+  defaultEngine = undefined;
+  if (e) await (await e).close();
+}

@@ -1,0 +1,146 @@
+/**
+ * Builds the contract's simple and verbose result objects from what the finders located.
+ * Only this module knows the response shapes; it reads the Document for geometry and text.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Document } from '../document/types.js';
+import { boxToPolygon } from '../document/geometry.js';
+import type { FieldResults, FoundNumber, Located } from '../fields/types.js';
+import type {
+  HelperNumber, IdEntity, MissingField, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
+} from '../contract/results.js';
+import type { Polygon } from '../document/types.js';
+
+const MISSING: MissingField = Object.freeze({ confidenceLevel: 0 }) as MissingField;
+
+/** Confidence as the contract wants it: within [0, 0.99], two decimals. */
+export function clampConfidence(c: number): number {
+  if (!Number.isFinite(c) || c <= 0) return 0;
+  return Math.round(Math.min(0.99, c) * 100) / 100;
+}
+
+function simpleField<T>(f: Located<T> | undefined): SimpleField<T> | MissingField {
+  if (!f || f.value === undefined || f.value === null) return { confidenceLevel: 0 };
+  const c = clampConfidence(f.confidence);
+  if (c === 0) return { confidenceLevel: 0 };
+  return { data: f.value, confidenceLevel: c };
+}
+
+/** Root confidence: a weighted mean of the core fields (missing fields count as 0). */
+export function rootConfidence(fields: FieldResults): number {
+  const weights: Array<[Located<unknown> | undefined, number]> = [
+    [fields.totalAmount, 3], [fields.date, 2], [fields.merchantName, 2], [fields.taxAmount, 1], [fields.merchantAddress, 1],
+  ];
+  let sum = 0, w = 0;
+  for (const [f, weight] of weights) { sum += (f ? clampConfidence(f.confidence) : 0) * weight; w += weight; }
+  return clampConfidence(sum / w);
+}
+
+export function buildSimple(fields: FieldResults): SimpleResult {
+  return {
+    totalAmount: simpleField(fields.totalAmount),
+    taxAmount: simpleField(fields.taxAmount),
+    confidenceLevel: rootConfidence(fields),
+    date: simpleField(fields.date),
+    merchantName: simpleField(fields.merchantName),
+    merchantAddress: simpleField(fields.merchantAddress),
+    merchantCity: simpleField(fields.merchantCity),
+    merchantState: simpleField(fields.merchantState),
+    merchantCountryCode: simpleField(fields.merchantCountryCode),
+    merchantPostalCode: simpleField(fields.merchantPostalCode),
+    merchantTypes: simpleField(fields.merchantTypes),
+  };
+}
+
+function regionsOf(doc: Document, page: number, boxes: Located<unknown>['boxes']): Polygon[] {
+  const p = doc.pages[page] ?? doc.pages[0];
+  if (!p) return [];
+  return boxes.map((b) => boxToPolygon(b, p));
+}
+
+function verboseField<T>(doc: Document, f: Located<T> | undefined, money: boolean): VerboseSlot<T> {
+  if (!f || f.value === undefined || f.value === null) return { confidenceLevel: 0 };
+  const c = clampConfidence(f.confidence);
+  if (c === 0) return { confidenceLevel: 0 };
+  const out: VerboseField<T> = { data: f.value, confidenceLevel: c, text: f.text, index: f.lineIndex, keyword: f.keyword || '-', regions: [] };
+  if (money && f.currencyCode) out.currencyCode = f.currencyCode;
+  else delete out.currencyCode;
+  // keep `regions` last, as the contract orders it
+  const { regions: _r, ...head } = out;
+  return { ...head, regions: regionsOf(doc, f.page, f.boxes) } as VerboseField<T>;
+}
+
+function helperNumbers(doc: Document, list: FoundNumber[], withClass: boolean): HelperNumber[] {
+  return list.map((n) => {
+    const h: HelperNumber = { data: n.value, text: n.text, index: n.lineIndex, regions: regionsOf(doc, n.page, n.boxes) };
+    if (withClass) h.classifyResult = n.classifyResult ?? 'number';
+    return h;
+  });
+}
+
+function idEntity(doc: Document, f: Located<string> | undefined): IdEntity | undefined {
+  if (!f) return undefined;
+  const c = clampConfidence(f.confidence);
+  if (c === 0) return undefined;
+  return { data: f.value, confidenceLevel: c, keyword: f.keyword || '-', text: f.text, index: f.lineIndex, regions: regionsOf(doc, f.page, f.boxes) };
+}
+
+export interface VerboseExtras {
+  productLineItems?: ProductLineItem[];
+  multiTaxLineItems?: unknown[];
+  targetRotation: number;
+  pages: number;
+  elapsed: number;
+  trackingId?: string;
+  warnings: string[];
+}
+
+export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
+  const items = extras.productLineItems ?? [];
+  const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: extras.multiTaxLineItems ?? [] };
+  const inv = idEntity(doc, fields.invoiceNumber);
+  if (inv) entities.invoiceNumber = inv;
+  const rec = idEntity(doc, fields.receiptNumber);
+  if (rec) entities.receiptNumber = rec;
+  const itemsCount: VerboseSlot<number> = items.length
+    ? { data: items.reduce((s, i) => s + (Number.isFinite(i.data.quantity.data) ? i.data.quantity.data : 1), 0), confidenceLevel: clampConfidence(Math.min(...items.map((i) => i.confidenceLevel))), text: '', index: items[0]!.index, keyword: '-', regions: [] }
+    : MISSING;
+  const lineRegions = doc.lines.map((l) => { const p = doc.pages[l.page]!; return boxToPolygon(l.box, p); });
+  return {
+    totalAmount: verboseField(doc, fields.totalAmount, true),
+    taxAmount: verboseField(doc, fields.taxAmount, true),
+    confidenceLevel: rootConfidence(fields),
+    date: verboseField(doc, fields.date, false),
+    merchantName: verboseField(doc, fields.merchantName, false),
+    merchantAddress: verboseField(doc, fields.merchantAddress, false),
+    merchantCity: verboseField(doc, fields.merchantCity, false),
+    merchantState: verboseField(doc, fields.merchantState, false),
+    merchantCountryCode: verboseField(doc, fields.merchantCountryCode, false),
+    merchantPostalCode: verboseField(doc, fields.merchantPostalCode, false),
+    merchantTypes: verboseField(doc, fields.merchantTypes, false),
+    paidAmount: verboseField(doc, fields.paidAmount, true),
+    discountAmount: verboseField(doc, fields.discountAmount, true),
+    subtotalAmount: verboseField(doc, fields.subtotalAmount, true),
+    tipAmount: verboseField(doc, fields.tipAmount, true),
+    roundingAmount: verboseField(doc, fields.roundingAmount, true),
+    dueDate: verboseField(doc, fields.dueDate, false),
+    paymentType: verboseField(doc, fields.paymentType, false),
+    cardLast4: verboseField(doc, fields.cardLast4, false),
+    merchantPhoneNumber: verboseField(doc, fields.merchantPhoneNumber, false),
+    merchantTaxId: verboseField(doc, fields.merchantTaxId, false),
+    merchantWebsite: verboseField(doc, fields.merchantWebsite, false),
+    currencyCode: verboseField(doc, fields.currencyCode, false),
+    itemsCount,
+    text: { text: doc.text, regions: lineRegions },
+    amounts: helperNumbers(doc, fields.amounts, false),
+    lineAmounts: helperNumbers(doc, fields.lineAmounts, false),
+    numbers: helperNumbers(doc, fields.numbers, true),
+    entities,
+    similarReceipts: [],
+    pages: extras.pages,
+    targetRotation: extras.targetRotation,
+    warnings: extras.warnings,
+    trackingId: extras.trackingId ?? randomUUID(),
+    elapsed: extras.elapsed,
+  };
+}
