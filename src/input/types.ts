@@ -74,4 +74,6 @@ export interface LoadedInput {
   pageCount: number;
   metadata: ImageMetadata;
   filename?: string;
+  /** Notes for the caller, e.g. a contentType that did not match the bytes. */
+  warnings?: string[];
 }
