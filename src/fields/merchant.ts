@@ -6,7 +6,8 @@
 import type { Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
 import { ID_PROVINCES, MY_STATES, US_STATES } from '../locale/lexicon.js';
-import { fold } from './text.js';
+import { fold, segmentsOf } from './text.js';
+import type { Segment } from './text.js';
 import type { Located } from './types.js';
 
 const COMPANY_SUFFIX = /\b(SDN\.?\s*BHD|BHD|BERHAD|ENTERPRISE|ENTERPRISES|TRADING|LTD|LIMITED|LLC|L\.L\.C|INC|CORP|CORPORATION|CO\.?\s*LTD|GMBH|AG|S\.?A\.?S?|SARL|S\.?R\.?L|B\.?V\.?|N\.?V\.?|PTE|PT|CV|TBK|PLC|PVT|LLP|KG|OY|AB|SPA|S\.?L\.?|RESTORAN|RESTAURANT|CAFE|KEDAI|MART|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|BAKERY|MINIMARKET|SUPERMARKET|STATIONERY|BOOKSTORE|HOTEL)\b\.?/;
@@ -57,73 +58,93 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
   const ignore = opts.ignoreMerchantName ? fold(opts.ignoreMerchantName).replace(/[^A-Z0-9]+/g, ' ').trim() : '';
   const head = lines.slice(0, Math.min(lines.length, 12));
 
-  // --- name ---
-  let best: { line: Line; score: number; value: string } | undefined;
+  // --- name: the best header segment (a line may hold several columns) ---
+  let best: { seg: Segment; score: number; value: string } | undefined;
+  const gap = page0.source === 'pdf-text' ? 2.5 : 6;
   head.forEach((line, i) => {
-    const t = cleanName(line.text);
-    const u = fold(t);
-    if (letters(t) < 3 || letters(t) < digits(t)) return;
-    if (ignore && u.replace(/[^A-Z0-9]+/g, ' ').trim().includes(ignore)) return;
-    let s = 0;
-    const suffix = COMPANY_SUFFIX.test(u);
-    if (suffix) s += 3;
-    if (NOT_NAME.test(u) && !suffix) s -= 4;
-    if (looksLikeAddress(t) && !suffix) s -= 3;
-    if (/^\(.*\)$/.test(t)) s -= 2; // (branch) or (registration)
-    const h = line.box.y1 - line.box.y0;
-    s += Math.min(2, Math.max(-1, (h / medianH - 1) * 2));
-    if (t === t.toUpperCase() && letters(t) >= 4) s += 0.5;
-    s -= i * 0.35;
-    s += (line.confidence - 0.7) * 2;
-    if (letters(t) < 5) s -= 1;
-    if (!best || s > best.score) best = { line, score: s, value: t };
+    for (const seg of segmentsOf(line, gap)) {
+      const t = cleanName(seg.text);
+      const u = fold(t);
+      if (letters(t) < 3 || letters(t) < digits(t)) continue;
+      if (ignore && u.replace(/[^A-Z0-9]+/g, ' ').trim().includes(ignore)) continue;
+      let s = 0;
+      const suffix = COMPANY_SUFFIX.test(u);
+      if (suffix) s += 3;
+      if (NOT_NAME.test(u) && !suffix) s -= 4;
+      if (looksLikeAddress(t) && !suffix) s -= 3;
+      if (/^\(.*\)$/.test(t)) s -= 2; // (branch) or (registration)
+      const h = seg.box.y1 - seg.box.y0;
+      s += Math.min(2, Math.max(-1, (h / medianH - 1) * 2));
+      if (t === t.toUpperCase() && letters(t) >= 4) s += 0.5;
+      s -= i * 0.35;
+      s += (line.confidence - 0.7) * 2;
+      if (letters(t) < 5) s -= 1;
+      if (!best || s > best.score) best = { seg, score: s, value: t };
+    }
   });
+  let nameSeg: Segment | undefined;
   if (best && best.score > -2.5) {
-    const b: { line: Line; score: number; value: string } = best;
-    const conf = Math.max(0.2, Math.min(0.95, 0.5 + 0.08 * b.score + (b.line.confidence - 0.8)));
-    out.merchantName = loc(b.line, b.value, conf);
+    const b: { seg: Segment; score: number; value: string } = best;
+    nameSeg = b.seg;
+    const conf = Math.max(0.2, Math.min(0.95, 0.5 + 0.08 * b.score + (b.seg.line.confidence - 0.8)));
+    out.merchantName = { ...loc(b.seg.line, b.value, conf), boxes: [b.seg.box] };
   }
 
-  // --- address block: the lines after the name that read like an address ---
-  const startAt = out.merchantName ? lines.indexOf(doc.lines[out.merchantName.lineIndex]!) + 1 : 0;
-  const block: Line[] = [];
+  // --- address block: the segments under the name, in its column, that read like an address ---
+  const startAt = nameSeg ? lines.indexOf(nameSeg.line) + 1 : 0;
+  const column = (line: Line): Segment => {
+    const segs = segmentsOf(line, gap);
+    if (!nameSeg || segs.length === 1) return segs[0]!;
+    const x = nameSeg.box.x0;
+    return segs.slice().sort((a, b) => Math.abs(a.box.x0 - x) - Math.abs(b.box.x0 - x))[0]!;
+  };
+  const block: Segment[] = [];
   for (let i = startAt; i < Math.min(lines.length, startAt + 8); i++) {
-    const line = lines[i]!;
-    const t = line.text.trim();
+    const seg = column(lines[i]!);
+    const t = seg.text.trim();
     const u = fold(t);
-    if (/^\(?[\dA-Z\-\s]{4,}\)?$/.test(u) && digits(u) >= 4 && !POSTCODE.test(u) && block.length === 0) continue; // registration number line
+    if (/^\(?[\dA-Z\-\s:.]{4,}\)?$/.test(u) && digits(u) >= 4 && !POSTCODE.test(u) && block.length === 0) continue; // registration number line
     if (/^\(.*(CO\.?|REG|ROC|\d{5,}-[A-Z]).*\)$/.test(u)) continue;
-    if (PHONE.test(t) || TAX_ID.test(t) || /\b(TAX\s*INVOICE|INVOICE|RECEIPT|DATE|TARIKH|CASHIER|TABLE|EMAIL|WWW|HTTP)\b/.test(u)) { if (block.length) break; continue; }
-    if (looksLikeAddress(t) || (block.length > 0 && block.length < 4 && letters(t) >= 3 && !NOT_NAME.test(u) && (MY_STATES.some((s) => u.includes(s)) || POSTCODE.test(u) || /,$/.test(block[block.length - 1]!.text.trim())))) {
-      block.push(line);
+    if (PHONE.test(t) || TAX_ID.test(t) || /\b(TAX\s*INVOICE|INVOICE|RECEIPT|DATE|TARIKH|CASHIER|TABLE|EMAIL|WWW|HTTP|BILL\s*TO|SHIP\s*TO)\b/.test(u)) { if (block.length) break; continue; }
+    const prev = block[block.length - 1];
+    if (looksLikeAddress(t) || (prev && block.length < 4 && letters(t) >= 3 && !NOT_NAME.test(u) && (MY_STATES.some((s) => u.includes(s)) || POSTCODE.test(u) || /,$/.test(prev.text.trim())))) {
+      block.push(seg);
       if (/\b\d{5}\b/.test(u) && (MY_STATES.some((s) => u.includes(s)) || ID_PROVINCES.some((s) => u.includes(s)))) break;
     } else if (block.length) break;
   }
   if (block.length) {
-    const value = block.map((l) => l.text.trim().replace(/[,.\s]+$/, '')).join(', ');
-    const conf = Math.min(0.9, 0.45 + 0.1 * block.length + (block.some((l) => POSTCODE.test(fold(l.text))) ? 0.15 : 0));
-    out.merchantAddress = loc(block[0]!, value, conf, '-', block);
+    const value = block.map((sg) => sg.text.trim().replace(/[,.\s]+$/, '')).join(', ');
+    const conf = Math.min(0.9, 0.45 + 0.1 * block.length + (block.some((sg) => POSTCODE.test(fold(sg.text))) ? 0.15 : 0));
+    out.merchantAddress = { ...loc(block[0]!.line, value, conf), boxes: block.map((sg) => sg.box) };
     const addrUp = fold(value);
     const pc = /\b(\d{5})\b/.exec(addrUp) ?? /\b(\d{4}\s?[A-Z]{2})\b/.exec(addrUp);
+    const lineOf = (needle: string) => (block.find((sg) => fold(sg.text).includes(needle)) ?? block[0]!).line;
     if (pc) {
-      const pcLine = block.find((l) => fold(l.text).includes(pc[1]!)) ?? block[0]!;
-      out.merchantPostalCode = loc(pcLine, pc[1]!, 0.7);
+      out.merchantPostalCode = loc(lineOf(pc[1]!), pc[1]!, 0.7);
       // "43300 SERI KEMBANGAN, SELANGOR": the words after the postcode up to a comma are the city
       const after = addrUp.slice(addrUp.indexOf(pc[1]!) + pc[1]!.length).split(',')[0]!.replace(/[^A-Z\s.'-]/g, ' ').trim();
       const cityWords = after.split(/\s+/).filter(Boolean);
       const stateInCity = [...MY_STATES, ...ID_PROVINCES].find((s) => after === s);
-      if (cityWords.length && cityWords.length <= 4 && !stateInCity) out.merchantCity = loc(pcLine, after, 0.55);
+      if (cityWords.length && cityWords.length <= 4 && !stateInCity) out.merchantCity = loc(lineOf(pc[1]!), after, 0.55);
+      else if (!cityWords.length) {
+        // "SPRINGFIELD, IL 62704" / "Denpasar, BALI 80361": the part before the state and postcode
+        const before = addrUp.slice(0, addrUp.indexOf(pc[1]!)).split(',').map((p) => p.trim()).filter(Boolean);
+        const lastPart = before[before.length - 1]?.replace(/\b[A-Z]{2}$/, '').trim();
+        const prevPart = before[before.length - 2];
+        const city = lastPart && !/\d/.test(lastPart) && !ADDRESS_WORD.test(lastPart) && !MY_STATES.includes(lastPart) && !ID_PROVINCES.includes(lastPart) ? lastPart : prevPart && !/\d/.test(prevPart) ? prevPart : undefined;
+        if (city && city.split(/\s+/).length <= 4) out.merchantCity = loc(lineOf(city), city, 0.5);
+      }
     }
     const states = locale.countryCode === 'ID' ? ID_PROVINCES : locale.countryCode === 'US' ? [] : MY_STATES;
     const state = states.filter((s) => new RegExp(`\\b${s.replace(/\./g, '\\.')}\\b`).test(addrUp)).sort((a, b) => b.length - a.length)[0];
-    if (state) out.merchantState = loc(block.find((l) => fold(l.text).includes(state)) ?? block[0]!, state, 0.7);
+    if (state) out.merchantState = loc(lineOf(state), state, 0.7);
     else if (locale.countryCode === 'US') {
       const m = new RegExp(`\\b(${US_STATES.join('|')})\\s+\\d{5}`).exec(addrUp);
-      if (m) out.merchantState = loc(block[0]!, m[1]!, 0.65);
+      if (m) out.merchantState = loc(block[0]!.line, m[1]!, 0.65);
     }
   }
   if (locale.countryCode) {
-    const anchor = block[0] ?? doc.lines[0];
+    const anchor = block[0]?.line ?? doc.lines[0];
     if (anchor) out.merchantCountryCode = loc(anchor, locale.countryCode, Math.min(0.95, locale.countryConfidence));
   }
 

@@ -34,3 +34,25 @@ export function confidenceForSpan(line: Line, start: number, end: number): numbe
 export function fold(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
 }
+
+/** A run of words on one line, separated from the next run by a wide gap (a column boundary). */
+export interface Segment { line: Line; text: string; words: Line['words']; box: Box }
+
+/** Splits a line at gaps wider than `gapFactor` times its text height (columns of invoices, address blocks beside titles). */
+export function segmentsOf(line: Line, gapFactor = 2.5): Segment[] {
+  const words = line.words;
+  if (!words.length) return [{ line, text: line.text, words, box: line.box }];
+  const h = Math.max(1, Math.min(...words.map((w) => w.box.y1 - w.box.y0)));
+  const out: Segment[] = [];
+  let cur: Line['words'] = [words[0]!];
+  const flush = () => {
+    const box = cur.reduce((b, w) => ({ x0: Math.min(b.x0, w.box.x0), y0: Math.min(b.y0, w.box.y0), x1: Math.max(b.x1, w.box.x1), y1: Math.max(b.y1, w.box.y1) }), { ...cur[0]!.box });
+    out.push({ line, text: cur.map((w) => w.text).join(' '), words: cur, box });
+  };
+  for (let i = 1; i < words.length; i++) {
+    const gap = words[i]!.box.x0 - words[i - 1]!.box.x1;
+    if (gap > gapFactor * h) { flush(); cur = [words[i]!]; } else cur.push(words[i]!);
+  }
+  flush();
+  return out;
+}
