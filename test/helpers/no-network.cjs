@@ -11,7 +11,7 @@ function record(kind, what) {
 }
 const origConnect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
-  const a = args[0];
+  const a = Array.isArray(args[0]) ? args[0][0] : args[0];
   const target = typeof a === 'object' && a !== null ? (a.path ?? `${a.host ?? ''}:${a.port ?? ''}`) : String(a);
   // IPC pipes between node and its own children are not network
   if (typeof a === 'object' && a && a.path) return origConnect.apply(this, args);
