@@ -1,0 +1,86 @@
+/**
+ * Bad input is normal input: through the whole engine, each hostile file gets a typed error quickly,
+ * with bounded memory, and the engine keeps working afterwards.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { deflateSync } from 'node:zlib';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createEngine, ReceiptKitError } from '../src/index.js';
+import type { Engine } from '../src/index.js';
+
+const FIX = path.resolve(__dirname, '../fixtures');
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const b of buf) { c ^= b; for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1)); }
+  return ~c >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+/** A PNG whose header declares width x height (a decompression bomb's signature). */
+function pngDeclaring(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; ihdr[9] = 0; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}
+function randomBytes(n: number, seed = 7): Buffer {
+  const b = Buffer.alloc(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) & 0x7fffffff; b[i] = x >> 16; }
+  return b;
+}
+const pdfNoPages = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
+
+let engine: Engine;
+beforeAll(async () => { engine = await createEngine({ workers: 1 }); });
+afterAll(async () => { await engine?.close(); });
+
+const cases: Array<[string, () => Buffer | { image: string; contentType: string }, string[]]> = [
+  ['empty buffer', () => Buffer.alloc(0), ['UNREADABLE_FILE']],
+  ['random bytes', () => randomBytes(50_000), ['UNSUPPORTED_MEDIA_TYPE']],
+  ['truncated JPEG', () => readFileSync(path.join(FIX, 'receipt-us.jpg')).subarray(0, 6000), ['UNREADABLE_FILE']],
+  ['PNG declaring 40000x40000 pixels', () => pngDeclaring(40000, 40000), ['FILE_TOO_LARGE']],
+  ['PDF with no pages', () => pdfNoPages, ['UNREADABLE_FILE']],
+  ['"%PDF-" then garbage', () => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(20_000, 3)]), ['UNREADABLE_FILE']],
+  ['text claiming to be a JPEG', () => ({ image: Buffer.from('hello, this is not an image at all\n'.repeat(20)).toString('base64'), contentType: 'image/jpeg' }), ['UNSUPPORTED_MEDIA_TYPE']],
+];
+
+describe('bad input through the engine', () => {
+  for (const [name, make, codes] of cases) {
+    it(`${name}: typed error within a second`, async () => {
+      const input = make();
+      const t0 = performance.now();
+      const rss0 = process.memoryUsage().rss;
+      const err = await engine.extract(input).then(() => undefined, (e: unknown) => e);
+      const ms = performance.now() - t0;
+      expect(err).toBeInstanceOf(ReceiptKitError);
+      expect(codes).toContain((err as ReceiptKitError).code);
+      expect((err as ReceiptKitError).status).toBeGreaterThanOrEqual(400);
+      expect(ms).toBeLessThan(1000);
+      expect(process.memoryUsage().rss - rss0).toBeLessThan(200 * 1024 * 1024);
+    });
+  }
+
+  it('a file over the size limit is refused before it is read', async () => {
+    const small = await createEngine({ workers: 1, limits: { maxFileBytes: 1000 } });
+    try {
+      await expect(small.extract(path.join(FIX, 'receipt-us.jpg'))).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', status: 413 });
+      await expect(small.extract(Buffer.alloc(5000, 1))).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    } finally { await small.close(); }
+  });
+
+  it('a missing file path is INVALID_INPUT naming the path', async () => {
+    await expect(engine.extract('/nonexistent/receipt.jpg')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('/nonexistent/receipt.jpg') });
+  });
+
+  it('the engine still works after all of that', async () => {
+    const r = await engine.extract(path.join(FIX, 'invoice.pdf'));
+    expect(r.totalAmount).toMatchObject({ data: 2320.5 });
+  });
+});
