@@ -57,7 +57,7 @@ describe('built package', () => {
     writeFileSync(log, '');
     const script = `import { Worker } from 'node:worker_threads';
       await fetch('https://example.com/x').catch(() => {});
-      await new Promise((res) => { const w = new Worker("require('node:net').connect(443, 'example.org').on('error', () => {})", { eval: true }); w.on('exit', res); w.on('error', res); });`;
+      await new Promise((res) => { const w = new Worker("import('node:net').then((net) => net.connect(443, 'example.org').on('error', () => {}))", { eval: true }); w.on('exit', res); w.on('error', res); });`;
     const res = node(['--require', NO_NET, '--input-type=module', '-e', script], { env: { RECEIPTKIT_NET_LOG: log } });
     expect(res.status, res.stderr).toBe(0);
     const lines = readFileSync(log, 'utf8');
