@@ -52,6 +52,7 @@ export function resolveLanguages(hint: string | undefined, langPath?: string): R
   if (!findLanguageData(code, langPath)) {
     return { codes: ['eng'], warnings: [`OCR data for language '${hint}' (${code}) is not installed (npm install @tesseract.js-data/${code}, or put ${code}.traineddata in models/tessdata); using English OCR`] };
   }
-  // Latin-script languages read well with English mixed in (numbers, brand names)
-  return { codes: [code, 'eng'], warnings: [] };
+  // One model per worker: tesseract.js loads every language of a worker from one folder, and the
+  // installed packages live in different folders. Each model reads digits and Latin brand names.
+  return { codes: [code], warnings: [] };
 }
