@@ -1,226 +1,574 @@
 /**
- * The tesseract.js worker pool: the only code that talks to tesseract. Workers are created lazily up to
- * `size`, reused across calls, replaced when they fail, and never keep the process alive while idle
- * (their threads are unref'd between jobs). Language data comes from local folders only.
+ * The tesseract.js worker pool: the only code that talks to tesseract.
+ *
+ * - Workers are created lazily, up to `size`, and reused; a page holds one worker from its first OCR pass
+ *   to its last, and waiting pages are served first come, first served.
+ * - Language data comes from local folders only (see languages.ts): every worker reads from one private
+ *   folder under the OS temp directory holding symlinks to the installed traineddata files, so that one
+ *   worker can load languages that live in different packages (tesseract.js takes a single `langPath`).
+ *   `cacheMethod: 'none'` keeps tesseract.js from writing traineddata into the working directory; its
+ *   worker script and WebAssembly core are loaded from node_modules. No network is ever attempted.
+ * - A worker whose call fails, whose thread dies, or that is interrupted by an abort is terminated and
+ *   replaced on the next page, never reused.
+ * - Idle workers do not keep the process alive (their threads are unref'd between pages).
+ *
+ * Measurements behind the choices: bench/OCR.md.
+ *
+ * Per page: decode once (preprocess.ts), find the text direction from geometry (orientation.ts), OCR the
+ * likely orientation, and only when that reading is not confident, read a band of the page turned 180°
+ * to decide between upright and upside down.
  */
 import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createWorker, OEM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
-import type { Line, Page, Word } from '../document/types.js';
+import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
-import { findLanguageData } from './languages.js';
-import { prepareForOcr } from './preprocess.js';
+import { findLanguageData, resolveLanguages } from './languages.js';
+import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, loadWorkingImage, rotateGray } from './preprocess.js';
+import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
+import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from './orientation.js';
+import type { TextDirection } from './orientation.js';
 
-export type Rotation = 0 | 90 | 180 | 270;
+export type { Rotation } from './preprocess.js';
 
-export interface OcrPoolOptions {
-  /** Workers at most (default: defaultPoolSize()). */
-  size?: number;
-  /** Extra folder with traineddata. */
-  langPath?: string;
-}
+export type OcrPage = Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> };
 
 export interface OcrResult {
-  page: Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> };
+  /** The page as `buildDocument` takes it: boxes in the upright frame at original resolution. */
+  page: OcrPage;
+  /** Clockwise degrees the original was turned to read upright (also `page.rotation`). */
   rotation: Rotation;
-  /** How sure the orientation is (0..1). */
+  /** How sure the orientation is, 0..1 (0 when detection was off). */
   orientationConfidence: number;
+  /** What the orientation was decided on (absent when detection was off); for debugging and benchmarks. */
+  orientationEvidence?: OrientationEvidence;
+  /** Wall time of this call, including waiting for a worker. */
   ms: number;
   warnings: string[];
 }
 
+export interface OrientationEvidence {
+  /** Text direction vote, -1 (vertical) .. 1 (horizontal). */
+  directionScore: number;
+  /** Confidence of the first full reading (0..1). */
+  firstConfidence: number;
+  /** When the band check ran: its confidence upright-as-first-read and turned 180°. */
+  band?: { first: number; turned: number };
+  /** OCR passes made (1 to 3). */
+  passes: number;
+}
+
 export interface RecognizeOptions {
+  /** Language hints or tesseract codes (default: the pool's `defaultLanguages`, else English). */
   languages?: string[];
+  /** Find sideways and upside-down pages (default true). */
   detectOrientation?: boolean;
+  /** Aborting rejects with a TIMEOUT error; a worker interrupted mid-page is replaced. */
   signal?: AbortSignal;
 }
 
+export interface OcrPoolOptions {
+  /** Workers at most (default: defaultPoolSize()). */
+  size?: number;
+  /** Extra folder searched first for `<code>.traineddata(.gz)`. */
+  langPath?: string;
+  /** Languages used when a call names none (default English). */
+  defaultLanguages?: string[];
+  /** Image scaling policy (default DEFAULT_SCALING). */
+  scaling?: Partial<OcrScaling>;
+  /** Tesseract page segmentation mode (default 6, one uniform block: keeps receipt price columns). */
+  psm?: number;
+}
+
 /**
- * One worker per core beyond the first, at least one, at most four. On the 2-vCPU machine this was
- * built on, two workers gave no more throughput than one (STACK-NOTES), so the default there is 1.
+ * Workers by default: one per core (`os.availableParallelism()`), at most four (each holds 70-100 MB).
+ * Measured with bench/ocr-pool-size.mjs on the 2-vCPU machine this was built on (12 corpus pages,
+ * all submitted at once, orientation on): 2 workers gave 2.05x the pages per second of one, 3 workers
+ * 1.88x. The main thread's share (decoding, orientation geometry) is small next to OCR, so no core is
+ * held back for it. A single page always runs on one worker, so more workers never slow one call down.
  */
 export function defaultPoolSize(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(cores - 1, 4));
+  return Math.max(1, Math.min(cores, 4));
 }
 
-/** Below this mean word confidence the other orientations are tried. */
-const ORIENTATION_RETRY_BELOW = 0.72;
+/**
+ * A full reading at least this confident (0..1) is accepted as upright without further checks. On 30
+ * corpus pages, upside-down readings scored 0.15-0.33 and upright ones 0.34-0.93 (most above 0.55).
+ */
+export const ACCEPT_CONFIDENCE = 0.5;
+/** The band read turned 180° must beat the same band of the first reading by this much to flip. */
+const FLIP_MARGIN = 0.05;
+/** ...and be at least this confident. */
+const FLIP_MIN_CONFIDENCE = 0.2;
+/** ...and hold at least this many words (one misread blot is no evidence). */
+const FLIP_MIN_WORDS = 3;
+/** Share of the page height the orientation band covers. */
+const BAND_FRACTION = 0.2;
+
+/** Recognize parameters passed on every call (set per call, restored after it by tesseract.js). */
+function recognizeParams(psm: number): Record<string, string> {
+  return { tessedit_pageseg_mode: String(psm), debug_file: '/dev/null' };
+}
+
+/** Init-time config: silences tesseract's diagnostics (they would go to stderr). */
+const INIT_CONFIG = { debug_file: '/dev/null' } as const;
 
 interface Slot {
+  id: number;
   worker: TesseractWorker;
+  thread: { ref(): void; unref(): void; on(ev: string, fn: (...a: unknown[]) => void): void } | undefined;
+  /** `+`-joined tesseract codes currently initialised. */
   langs: string;
   busy: boolean;
-  thread?: { ref(): void; unref(): void };
+  dead: boolean;
+  /** A tesseract call on it failed: it is replaced, not reused. */
+  failed: boolean;
+  /** Rejects the call in flight on this worker (set while one runs). */
+  interrupt?: (e: unknown) => void;
 }
 
-interface Job { run: (slot: Slot) => Promise<void> }
+interface Waiter {
+  langs: string;
+  resolve: (slot: Slot) => void;
+  reject: (e: unknown) => void;
+  onAbort?: () => void;
+  signal?: AbortSignal;
+}
 
-interface TessWord { text: string; confidence: number; bbox: { x0: number; y0: number; x1: number; y1: number } }
-interface TessLine { text: string; confidence: number; words: TessWord[] }
-interface TessBlock { paragraphs: Array<{ lines: TessLine[] }> }
+/** A word as tesseract returns it (confidence 0..100), and as the pool keeps it (0..1). */
+interface TessWord { text: string; confidence: number; bbox: Box }
+interface TessBlock { paragraphs: Array<{ lines: Array<{ words: TessWord[] }> }> }
+
+/** Words of one OCR pass, in that pass's pixel frame. */
+interface Reading { rotation: Rotation; width: number; height: number; lines: TessWord[][] }
+
+/** Temp folders of live pools, removed at exit if a pool was never closed. */
+const liveFolders = new Set<string>();
+let exitHookInstalled = false;
+const FOLDER_PREFIX = 'receiptkit-tessdata-';
+function removeFolder(dir: string): void {
+  try { fs.rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
+  liveFolders.delete(dir);
+}
+
+/**
+ * Removes language folders left by processes that were killed before their exit hook ran (the folder
+ * name carries the creating process id). Only folders of this user whose process is gone are touched.
+ */
+function sweepStaleFolders(): void {
+  const tmp = os.tmpdir();
+  let names: string[] = [];
+  try { names = fs.readdirSync(tmp); } catch { return; }
+  for (const name of names) {
+    const m = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue; // still running
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') continue; // alive but not ours to signal
+    }
+    const dir = path.join(tmp, name);
+    try {
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid())) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch { /* raced with another process, or not ours */ }
+  }
+}
+
+function abortError(): ReceiptKitError {
+  return new ReceiptKitError('TIMEOUT', 'OCR was aborted');
+}
+function closedError(): ReceiptKitError {
+  return new ReceiptKitError('ENGINE_CLOSED', 'the OCR pool is closed');
+}
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+let slotIds = 0;
 
 export class OcrPool {
   readonly size: number;
-  private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
-  private creating = 0;
-  private closed = false;
   private readonly langPath: string | undefined;
+  private readonly defaultLanguages: string[] | undefined;
+  private readonly scaling: OcrScaling;
+  private readonly psm: number;
+  private readonly slots: Slot[] = [];
+  private readonly waiters: Waiter[] = [];
+  private creating = 0;
+  private created = 0;
+  private inFlight = 0;
+  private closed = false;
+  private folder: string | undefined;
+  private readonly linked = new Set<string>();
 
   constructor(opts: OcrPoolOptions = {}) {
-    this.size = opts.size ?? defaultPoolSize();
+    const size = opts.size ?? defaultPoolSize();
+    if (!Number.isInteger(size) || size < 1) throw new ReceiptKitError('INVALID_OPTION', 'size must be a positive integer', { field: 'size' });
+    const psm = opts.psm ?? 6;
+    if (!Number.isInteger(psm) || psm < 0 || psm > 13) throw new ReceiptKitError('INVALID_OPTION', 'psm must be 0..13', { field: 'psm' });
+    this.size = size;
+    this.psm = psm;
     this.langPath = opts.langPath;
+    this.defaultLanguages = opts.defaultLanguages;
+    this.scaling = { ...DEFAULT_SCALING, ...(opts.scaling ?? {}) };
   }
 
-  /** Jobs waiting or running. */
-  get pending(): number { return this.queue.length + this.slots.filter((s) => s.busy).length; }
-  /** Workers created so far. */
+  /** recognize() calls accepted and not yet settled (waiting for a worker or running). */
+  get pending(): number { return this.inFlight; }
+  /** Workers alive now. */
   get workers(): number { return this.slots.length; }
+  /** Workers created since the pool was made (replacements included). */
+  get workersCreated(): number { return this.created; }
+  get isClosed(): boolean { return this.closed; }
 
-  /** OCRs one page: upright detection, scaling, recognition, boxes mapped back to original pixels. */
+  /** OCRs one raster page: orientation, scaling, recognition, boxes mapped back to original pixels. */
   async recognize(page: RasterPage, opts: RecognizeOptions = {}): Promise<OcrResult> {
-    if (this.closed) throw new ReceiptKitError('ENGINE_CLOSED', 'the OCR pool is closed');
+    if (this.closed) throw closedError();
+    const { signal } = opts;
+    if (signal?.aborted) throw abortError();
     const started = performance.now();
-    const langs = (opts.languages?.length ? opts.languages : ['eng']).filter((c) => findLanguageData(c, this.langPath));
-    const warnings: string[] = [];
-    if (!langs.length) langs.push('eng');
-    let best = await this.recognizeAt(page, 0, langs, opts.signal);
-    let orientationConfidence = best.quality;
-    if (opts.detectOrientation !== false && best.quality < ORIENTATION_RETRY_BELOW) {
-      for (const r of [90, 270, 180] as const) {
-        if (opts.signal?.aborted) break;
-        const alt = await this.recognizeAt(page, r, langs, opts.signal);
-        if (alt.quality > best.quality + 0.05) best = alt;
-      }
-      orientationConfidence = best.quality;
-    }
-    return { page: best.page, rotation: best.rotation, orientationConfidence, ms: Math.round(performance.now() - started), warnings };
-  }
+    this.inFlight++;
+    try {
+      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
+      const warnings = [...langs.warnings];
+      const work = await loadWorkingImage(page, this.scaling);
+      const detect = opts.detectOrientation !== false;
+      let direction: TextDirection | undefined;
+      if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
+      if (signal?.aborted) throw abortError();
+      const base: Rotation = direction?.vertical ? 90 : 0;
 
-  private async recognizeAt(page: RasterPage, rotation: Rotation, langs: string[], signal?: AbortSignal): Promise<{ page: OcrResult['page']; rotation: Rotation; quality: number }> {
-    const prep = await prepareForOcr(page, rotation);
-    if (signal?.aborted) throw new ReceiptKitError('TIMEOUT', 'OCR was aborted');
-    const blocks = await this.run(langs, async (w) => {
-      const r = await w.recognize(prep.png, {}, { blocks: true, text: false });
-      return (r.data as unknown as { blocks: TessBlock[] | null }).blocks ?? [];
-    });
-    const inv = 1 / prep.scale;
-    const lines: Array<Omit<Line, 'index' | 'page'>> = [];
-    let confSum = 0, confN = 0;
-    for (const b of blocks) for (const p of b.paragraphs) for (const l of p.lines) {
-      const words: Word[] = [];
-      for (const w of l.words) {
-        const text = w.text.trim();
-        if (!text) continue;
-        words.push({ text, confidence: Math.max(0, Math.min(1, w.confidence / 100)), box: { x0: w.bbox.x0 * inv, y0: w.bbox.y0 * inv, x1: w.bbox.x1 * inv, y1: w.bbox.y1 * inv } });
-        if (/[A-Za-z0-9]{2,}/.test(text)) { confSum += w.confidence / 100; confN++; }
-      }
-      if (words.length) lines.push(lineFromWords(words));
-    }
-    const quality = confN ? confSum / confN : 0;
-    return {
-      rotation,
-      quality: quality * Math.min(1, confN / 8), // a handful of words is weak evidence of orientation
-      page: {
-        index: 0, source: 'ocr', width: prep.width, height: prep.height,
-        originalWidth: page.width, originalHeight: page.height, rotation, lines,
-      },
-    };
-  }
-
-  /** Runs a job on a worker with the given languages (FIFO). */
-  private run<T>(langs: string[], fn: (w: TesseractWorker) => Promise<T>): Promise<T> {
-    const key = langs.join('+');
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({
-        run: async (slot) => {
-          try {
-            if (slot.langs !== key) {
-              await slot.worker.reinitialize(key, OEM.LSTM_ONLY, await this.workerOptions(langs));
-              await slot.worker.setParameters({ tessedit_pageseg_mode: '6' as never, preserve_interword_spaces: '1' });
-              slot.langs = key;
+      const slot = await this.acquire(langs.codes, signal);
+      let orientationConfidence = 0;
+      let evidence: OrientationEvidence | undefined;
+      let reading: Reading;
+      try {
+        await this.useLanguages(slot, langs.codes, signal);
+        reading = await this.read(slot, work, base, signal);
+        if (detect && direction) {
+          const first = readingQuality(allWords(reading));
+          evidence = { directionScore: round2(direction.score), firstConfidence: round2(first.confidence), passes: 1 };
+          let flipEvidence: number;
+          if (first.confidence >= ACCEPT_CONFIDENCE) {
+            flipEvidence = Math.min(1, (first.confidence - 0.3) / 0.3);
+          } else {
+            const flipped = ((base + 180) % 360) as Rotation;
+            const band = densestBand(reading);
+            const mine = readingQuality(allWords(reading).filter((w) => centreY(w.bbox) >= band.y0 && centreY(w.bbox) < band.y1));
+            const other = readingQuality(await this.readBand(slot, work, base, band, signal));
+            const gain = other.confidence - mine.confidence;
+            evidence.band = { first: round2(mine.confidence), turned: round2(other.confidence) };
+            evidence.passes = 2;
+            if (gain > FLIP_MARGIN && other.confidence >= FLIP_MIN_CONFIDENCE && other.words >= FLIP_MIN_WORDS) {
+              reading = await this.read(slot, work, flipped, signal);
+              evidence.passes = 3;
             }
-            resolve(await fn(slot.worker));
-          } catch (e) {
-            reject(this.closed
-              ? new ReceiptKitError('ENGINE_CLOSED', 'the OCR pool was closed')
-              : new ReceiptKitError('UNREADABLE_FILE', `OCR failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
-            throw e; // the slot is replaced
+            flipEvidence = Math.min(1, Math.abs(gain) / 0.3) * Math.min(1, Math.max(mine.words, other.words) / 8);
           }
-        },
-      });
-      this.pump(key, langs);
-    });
-  }
-
-  private async workerOptions(langs: string[]): Promise<Record<string, unknown>> {
-    const data = findLanguageData(langs[0]!, this.langPath);
-    if (!data) throw new ReceiptKitError('INVALID_OPTION', `no OCR data for ${langs[0]}`);
-    // all languages of one worker must come from one folder: use the first that has them all
-    const dirs = langs.map((c) => findLanguageData(c, this.langPath));
-    const dir = dirs.every((d) => d && d.dir === data.dir) ? data.dir : data.dir;
-    return { langPath: dir, gzip: data.gzip, cacheMethod: 'none' };
-  }
-
-  private pump(key: string, langs: string[]): void {
-    while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.busy && s.langs === key) ?? this.slots.find((s) => !s.busy);
-      if (!slot) {
-        if (this.slots.length + this.creating < this.size) {
-          this.creating++;
-          this.spawn(langs).then((s) => { this.creating--; this.slots.push(s); this.pump(key, langs); }, (e) => {
-            this.creating--;
-            const job = this.queue.shift();
-            if (job) job.run({ busy: true, langs: '', worker: { recognize: () => Promise.reject(e) } as never }).catch(() => undefined);
-            this.pump(key, langs);
-          });
+          orientationConfidence = Math.round(Math.min(1, Math.abs(direction.score) / 0.3) * flipEvidence * 100) / 100;
         }
-        return;
+      } finally {
+        if (slot.failed) this.discard(slot);
+        this.release(slot);
       }
-      const job = this.queue.shift()!;
-      const s = slot;
-      s.busy = true;
-      s.thread?.ref();
-      job.run(s).then(() => {
-        s.busy = false;
-        s.thread?.unref();
-        this.pump(key, langs);
-      }, () => {
-        // a worker that threw is not trusted again
-        this.slots.splice(this.slots.indexOf(s), 1);
-        s.worker.terminate().catch(() => undefined);
-        this.pump(key, langs);
-      });
+      return {
+        page: toPage(page, work, reading),
+        rotation: reading.rotation,
+        orientationConfidence,
+        ...(evidence ? { orientationEvidence: evidence } : {}),
+        ms: Math.round(performance.now() - started),
+        warnings,
+      };
+    } finally {
+      this.inFlight--;
     }
   }
 
-  private async spawn(langs: string[]): Promise<Slot> {
-    if (this.closed) throw new ReceiptKitError('ENGINE_CLOSED', 'the OCR pool is closed');
-    const key = langs.join('+');
-    const opts = await this.workerOptions(langs);
-    let slot: Slot | undefined;
-    const worker = await createWorker(key, OEM.LSTM_ONLY, {
-      ...opts,
-      errorHandler: () => { /* job promises reject on their own; never throw from the message handler */ },
-    } as never);
-    await worker.setParameters({ tessedit_pageseg_mode: '6' as never, preserve_interword_spaces: '1' });
-    const thread = (worker as unknown as { worker?: { ref(): void; unref(): void } }).worker;
-    slot = { worker, langs: key, busy: false, ...(thread ? { thread } : {}) };
-    thread?.unref();
-    if (this.closed) { await worker.terminate().catch(() => undefined); throw new ReceiptKitError('ENGINE_CLOSED', 'the OCR pool is closed'); }
-    return slot;
-  }
-
-  /** Terminates every worker; waiting jobs fail with ENGINE_CLOSED. Idempotent. */
+  /** Terminates every worker; waiting and running calls reject with ENGINE_CLOSED. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.queue.splice(0)) {
-      job.run({ busy: true, langs: '', worker: { recognize: () => Promise.reject(new Error('closed')), reinitialize: () => Promise.reject(new Error('closed')) } as never }).catch(() => undefined);
+    for (const w of this.waiters.splice(0)) {
+      if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
+      w.reject(closedError());
     }
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate().catch(() => undefined)));
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => this.kill(s, closedError())));
+    if (this.folder) removeFolder(this.folder);
+  }
+
+  // ---- OCR passes -------------------------------------------------------------------------------
+
+  /** Full-page pass at a rotation. */
+  private async read(slot: Slot, work: WorkingImage, rotation: Rotation, signal?: AbortSignal): Promise<Reading> {
+    const img = rotateGray(work, rotation);
+    const lines = await this.ocr(slot, img, signal);
+    return { rotation, width: img.width, height: img.height, lines };
+  }
+
+  /** Words of a horizontal band (given in the `base` frame) read turned 180°. */
+  private async readBand(slot: Slot, work: WorkingImage, base: Rotation, band: { y0: number; y1: number }, signal?: AbortSignal): Promise<TessWord[]> {
+    const upright = rotateGray(work, base);
+    const crop = rotateGray(cropGray(upright, 0, band.y0, upright.width, band.y1 - band.y0), 180);
+    return (await this.ocr(slot, crop, signal)).flat();
+  }
+
+  private async ocr(slot: Slot, img: GrayImage, signal?: AbortSignal): Promise<TessWord[][]> {
+    const result = await this.call(slot, signal, () =>
+      slot.worker.recognize(encodePgm(img), recognizeParams(this.psm) as never, { blocks: true, text: false }));
+    const blocks = (result.data as unknown as { blocks: TessBlock[] | null }).blocks ?? [];
+    const lines: TessWord[][] = [];
+    for (const b of blocks) for (const p of b.paragraphs) for (const l of p.lines) {
+      const words = l.words
+        .filter((w) => w.text.trim().length > 0)
+        .map((w) => ({ text: w.text.trim(), confidence: Math.max(0, Math.min(1, w.confidence / 100)), bbox: w.bbox }));
+      if (words.length) lines.push(words);
+    }
+    return lines;
+  }
+
+  /**
+   * Runs one tesseract call on a slot. Settles when the call does, or rejects at once when the signal
+   * aborts (the worker is then killed: it cannot be stopped mid-page) or the slot dies.
+   */
+  private call<T>(slot: Slot, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    if (slot.dead) return Promise.reject(this.closed ? closedError() : new ReceiptKitError('INTERNAL', 'OCR worker stopped'));
+    if (signal?.aborted) return Promise.reject(abortError());
+    return new Promise<T>((resolve, reject) => {
+      let done = false;
+      const finish = (): void => {
+        done = true;
+        slot.interrupt = undefined;
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        if (done) return;
+        finish();
+        reject(abortError());
+        this.discard(slot);
+      };
+      slot.interrupt = (e) => { if (!done) { finish(); reject(e); } };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      fn().then(
+        (v) => { if (!done) { finish(); resolve(v); } },
+        (e: unknown) => {
+          if (done) return;
+          finish();
+          slot.failed = true;
+          reject(new ReceiptKitError('UNREADABLE_FILE', `OCR failed: ${message(e)}`, { cause: e }));
+        },
+      );
+    });
+  }
+
+  // ---- workers ----------------------------------------------------------------------------------
+
+  /** Waits (FIFO) for an idle worker; creates one when below `size`. */
+  private acquire(codes: string[], signal?: AbortSignal): Promise<Slot> {
+    if (this.closed) return Promise.reject(closedError());
+    return new Promise<Slot>((resolve, reject) => {
+      const waiter: Waiter = { langs: codes.join('+'), resolve, reject };
+      if (signal) {
+        waiter.signal = signal;
+        waiter.onAbort = () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) { this.waiters.splice(i, 1); reject(abortError()); }
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.waiters.push(waiter);
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.waiters.length && !this.closed) {
+      const head = this.waiters[0]!;
+      const idle = this.slots.filter((s) => !s.busy && !s.dead);
+      const slot = idle.find((s) => s.langs === head.langs) ?? idle[0];
+      if (slot) {
+        this.waiters.shift();
+        if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
+        slot.busy = true;
+        slot.thread?.ref();
+        head.resolve(slot);
+        continue;
+      }
+      if (this.slots.length + this.creating < this.size) {
+        this.creating++;
+        this.spawn(head.langs.split('+')).then(
+          (s) => {
+            this.creating--;
+            if (this.closed) { void this.kill(s, closedError()); return; }
+            this.slots.push(s);
+            this.dispatch();
+          },
+          (e: unknown) => {
+            this.creating--;
+            // the page that asked for this worker fails; later ones get their own attempt
+            const i = this.waiters.indexOf(head);
+            if (i >= 0) {
+              this.waiters.splice(i, 1);
+              if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
+              head.reject(e);
+            }
+            this.dispatch();
+          },
+        );
+      }
+      return;
+    }
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    if (slot.dead) return;
+    slot.thread?.unref();
+    this.dispatch();
+  }
+
+  /** Takes a worker out of service (it failed, its thread died, or it was interrupted). */
+  private discard(slot: Slot, cause?: unknown): void {
+    if (slot.dead) return;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    void this.kill(slot, cause ?? new ReceiptKitError('INTERNAL', 'OCR worker was replaced'));
+    this.dispatch();
+  }
+
+  private async kill(slot: Slot, reason: unknown): Promise<void> {
+    slot.dead = true;
+    slot.interrupt?.(reason);
+    try { await slot.worker.terminate(); } catch { /* already gone */ }
+  }
+
+  private async spawn(codes: string[]): Promise<Slot> {
+    if (this.closed) throw closedError();
+    const langPath = this.linkLanguages(codes);
+    let slot: Slot | undefined;
+    let failCreation: ((e: unknown) => void) | undefined;
+    // tesseract.js reports a failed language load only through errorHandler (createWorker then never
+    // settles), and later job failures through both errorHandler and the job's promise.
+    const errorHandler = (e: unknown): void => {
+      if (!slot) failCreation?.(new ReceiptKitError('INTERNAL', `OCR worker could not start: ${message(e)}`, { cause: e }));
+    };
+    const worker = await new Promise<TesseractWorker>((resolve, reject) => {
+      failCreation = reject;
+      const timer = setTimeout(() => reject(new ReceiptKitError('INTERNAL', 'OCR worker did not start within 60 s')), 60_000);
+      timer.unref();
+      createWorker(codes.join('+'), OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', errorHandler }, INIT_CONFIG as never)
+        .then((w) => { clearTimeout(timer); resolve(w); }, (e: unknown) => {
+          clearTimeout(timer);
+          reject(new ReceiptKitError('INTERNAL', `OCR worker could not start: ${message(e)}`, { cause: e }));
+        });
+    });
+    this.created++;
+    const thread = (worker as unknown as { worker?: Slot['thread'] }).worker;
+    slot = { id: ++slotIds, worker, thread, langs: codes.join('+'), busy: false, dead: false, failed: false };
+    const s = slot;
+    thread?.on('error', (e: unknown) => this.discard(s, new ReceiptKitError('INTERNAL', `OCR worker crashed: ${message(e)}`, { cause: e })));
+    thread?.on('exit', () => { if (!s.dead) this.discard(s, new ReceiptKitError('INTERNAL', 'OCR worker exited')); });
+    thread?.unref();
+    return slot;
+  }
+
+  /** Switches a worker to other languages (loads the missing ones from the pool's folder). */
+  private async useLanguages(slot: Slot, codes: string[], signal?: AbortSignal): Promise<void> {
+    const key = codes.join('+');
+    if (slot.langs === key) return;
+    this.linkLanguages(codes);
+    await this.call(slot, signal, () => slot.worker.reinitialize(key, OEM.LSTM_ONLY, INIT_CONFIG as never));
+    slot.langs = key;
+  }
+
+  /**
+   * The pool's private language folder (created on first use), with `<code>.traineddata.gz` symlinks
+   * (copies where symlinks are not allowed) to the installed files. tesseract.js recognises gzip data
+   * by its magic bytes, so an uncompressed file behind a `.gz` name loads too.
+   */
+  private linkLanguages(codes: string[]): string {
+    if (!this.folder) {
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        sweepStaleFolders();
+        process.once('exit', () => { for (const d of [...liveFolders]) removeFolder(d); });
+      }
+      this.folder = fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
+      liveFolders.add(this.folder);
+    }
+    for (const code of codes) {
+      if (this.linked.has(code)) continue;
+      const data = findLanguageData(code, this.langPath);
+      if (!data) throw new ReceiptKitError('INVALID_OPTION', `OCR data for ${code} is not installed`, { field: 'languages' });
+      const target = path.join(this.folder, `${code}.traineddata.gz`);
+      try { fs.rmSync(target, { force: true }); } catch { /* ignore */ }
+      try { fs.symlinkSync(data.file, target); } catch { fs.copyFileSync(data.file, target); }
+      this.linked.add(code);
+    }
+    return this.folder;
   }
 }
+
+function centreY(b: Box): number { return (b.y0 + b.y1) / 2; }
+
+function allWords(r: Reading): TessWord[] { return r.lines.flat(); }
+
+/**
+ * The horizontal band (BAND_FRACTION of the height, at least 6 text lines) where the reading found
+ * the most letters and digits: the part of the page that says most about its orientation.
+ */
+function densestBand(r: Reading): { y0: number; y1: number } {
+  const words = allWords(r);
+  const heights = words.map((w) => w.bbox.y1 - w.bbox.y0).sort((a, b) => a - b);
+  const lineH = heights.length ? heights[heights.length >> 1]! : 20;
+  const h = Math.min(r.height, Math.max(Math.round(r.height * BAND_FRACTION), Math.round(lineH * 6 * 1.4)));
+  let best = 0, bestY = Math.max(0, Math.round((r.height - h) / 2));
+  const step = Math.max(1, Math.round(h / 8));
+  for (let y = 0; y + h <= r.height; y += step) {
+    let chars = 0;
+    for (const w of words) {
+      const c = centreY(w.bbox);
+      if (c >= y && c < y + h) chars += w.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+    }
+    if (chars > best) { best = chars; bestY = y; }
+  }
+  return { y0: bestY, y1: Math.min(r.height, bestY + h) };
+}
+
+/** Maps a reading back to the upright frame at original resolution and makes Document lines. */
+function toPage(page: RasterPage, work: WorkingImage, r: Reading): OcrPage {
+  const turned = r.rotation === 90 || r.rotation === 270;
+  const width = turned ? work.originalHeight : work.originalWidth;
+  const height = turned ? work.originalWidth : work.originalHeight;
+  const fx = width / r.width, fy = height / r.height;
+  const clampX = (v: number): number => Math.max(0, Math.min(width, v));
+  const clampY = (v: number): number => Math.max(0, Math.min(height, v));
+  const lines: OcrPage['lines'] = [];
+  for (const l of r.lines) {
+    const words: Word[] = l.map((w) => ({
+      text: w.text,
+      confidence: w.confidence,
+      box: {
+        x0: round1(clampX(w.bbox.x0 * fx)), y0: round1(clampY(w.bbox.y0 * fy)),
+        x1: round1(clampX(w.bbox.x1 * fx)), y1: round1(clampY(w.bbox.y1 * fy)),
+      },
+    }));
+    lines.push(lineFromWords(words));
+  }
+  return {
+    index: page.index, source: 'ocr', width, height,
+    originalWidth: work.originalWidth, originalHeight: work.originalHeight,
+    rotation: r.rotation, lines,
+  };
+}
+
+function round1(v: number): number { return Math.round(v * 10) / 10; }
+function round2(v: number): number { return Math.round(v * 100) / 100; }

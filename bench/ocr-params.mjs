@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// OCR parameter experiment: page segmentation mode x image scale, on a small corpus sample.
+//
+// For each configuration it OCRs the sample once (one warm tesseract.js worker, best_int English,
+// LSTM only) and reports, per dataset:
+//   total  = share of labelled totals whose printed form (33.90 / 43.000 / 43,000) appears on one OCR line
+//   date   = share of labelled numeric dates whose digits (DDMMYY, DDMMYYYY, YYYYMMDD, ...) appear on one line
+//   ms     = median OCR time per image (recognize only) and median preprocessing time (sharp)
+// Times are only comparable within one run (the machine is shared): compare them as ratios.
+//
+// Usage: node bench/ocr-params.mjs [--corpus ../shared/corpus] [--sample sroie:25,indo_receipts_phone:20,invoices:4]
+//          [--configs psm6@2000,psm4@2000,psm6@2000^1500] [--json out.json]
+// A configuration is `psm<N>@<max long side>[^<min long side>][c][+t<M>][:<langs>]`: images larger than
+// the max are downscaled, smaller than the min upscaled (at most 3x); grey unless `c` (colour kept);
+// `+t<M>` sets tesseract's thresholding_method (0 Otsu, the default; 1 Leptonica adaptive Otsu; 2 Sauvola);
+// `:ind+eng` picks the languages (installed @tesseract.js-data best_int packages; default eng).
+// Reads the corpus in place; never copies corpus files.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const sharp = require('sharp');
+const { createWorker, OEM } = require('tesseract.js');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
+  return acc;
+}, []));
+const corpus = path.resolve(args.corpus ?? path.join(here, '../../shared/corpus'));
+const sampleSpec = (args.sample ?? 'sroie:25,indo_receipts_phone:20,invoices:4').split(',').map((s) => s.split(':'));
+const configs = (args.configs ?? 'psm6@1600,psm6@2000,psm6@2400,psm4@2000,psm3@2000').split(',').map(parseConfig);
+
+function parseConfig(s) {
+  const m = /^psm(\d+)@(\d+)(?:\^(\d+))?([gc])?((?:\+t\d)*)(?::([a-z_+]+))?$/.exec(s);
+  if (!m) throw new Error(`bad config ${s}`);
+  const flags = m[5] ?? '';
+  return { name: s, psm: m[1], maxLong: Number(m[2]), minLong: Number(m[3] ?? 0), gray: m[4] !== 'c', threshold: /\+t(\d)/.exec(flags)?.[1], langs: m[6] ?? 'eng' };
+}
+
+
+/** Every k-th image of a dataset (sorted), so the sample spreads over the whole set. */
+function pick(ds, n) {
+  const dir = path.join(corpus, ds, 'images');
+  const files = fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
+  const step = Math.max(1, files.length / n);
+  const out = [];
+  for (let i = 0; out.length < Math.min(n, files.length); i += step) out.push(files[Math.floor(i)]);
+  return out.map((f) => ({ ds, id: f.replace(/\.[^.]+$/, ''), file: path.join(dir, f) }));
+}
+
+/** Printed forms of the labelled total and digit forms of the labelled date. */
+function expectations(item) {
+  const label = JSON.parse(fs.readFileSync(path.join(corpus, item.ds, 'labels', `${item.id}.json`), 'utf8'));
+  const raw = label.raw ?? {};
+  let totals = [];
+  if (label.totalAmount !== undefined) {
+    if (item.ds === 'sroie' && raw.total) totals = [String(raw.total)];
+    else if (item.ds === 'indo_receipts_phone' && raw.tokensByLabel?.Total_value) totals = [raw.tokensByLabel.Total_value.join('').replace(/^Rp\.?/i, '')];
+    else {
+      const v = label.totalAmount;
+      const two = v.toFixed(2);
+      const grouped = v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      totals = [...new Set([two, grouped, Number.isInteger(v) ? String(v) : two, grouped.replace(/\.00$/, '')])];
+    }
+    totals = totals.map((t) => t.replace(/\s+/g, ''));
+  }
+  let dates = [];
+  const printedDate = item.ds === 'sroie' ? raw.date : item.ds === 'indo_receipts_phone' ? raw.tokensByLabel?.Date_value?.join(' ') : raw.date;
+  if (label.date && !(printedDate && /[a-z]/i.test(printedDate))) {
+    const [y, m, d] = label.date.split('-');
+    const yy = y.slice(2);
+    dates = [d + m + yy, d + m + y, y + m + d, m + d + yy, m + d + y, yy + m + d];
+  }
+  return { totals, dates };
+}
+
+function found(lines, ex) {
+  const compact = lines.map((l) => l.replace(/\s+/g, ''));
+  const digits = lines.map((l) => l.replace(/\D+/g, ''));
+  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const total = ex.totals.length ? ex.totals.some((t) => compact.some((c) => new RegExp(`(^|[^0-9])${esc(t)}($|[^0-9])`).test(c))) : undefined;
+  const date = ex.dates.length ? ex.dates.some((d) => digits.some((c) => c.includes(d))) : undefined;
+  return { total, date };
+}
+
+async function prepare(file, cfg) {
+  const t0 = performance.now();
+  const meta = await sharp(file).metadata();
+  const turned = (meta.orientation ?? 1) >= 5;
+  const w = turned ? meta.height : meta.width, h = turned ? meta.width : meta.height;
+  const long = Math.max(w, h);
+  let scale = 1;
+  if (long > cfg.maxLong) scale = cfg.maxLong / long;
+  else if (cfg.minLong && long < cfg.minLong) scale = Math.min(3, cfg.minLong / long);
+  let img = sharp(file, { limitInputPixels: 60_000_000 }).rotate();
+  if (scale !== 1) img = img.resize(Math.round(w * scale), Math.round(h * scale), { fit: 'fill', kernel: scale > 1 ? 'cubic' : 'lanczos3' });
+  if (cfg.gray) img = img.grayscale();
+  const png = await img.flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
+  return { png, ms: performance.now() - t0, scale };
+}
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const pct = (a) => { const v = a.filter((x) => x !== undefined); return v.length ? `${(100 * v.filter(Boolean).length / v.length).toFixed(0)}% (${v.filter(Boolean).length}/${v.length})` : '-'; };
+
+const items = sampleSpec.flatMap(([ds, n]) => pick(ds, Number(n)));
+const exp = new Map(items.map((it) => [it.file, expectations(it)]));
+// one worker per language set; a private folder of symlinks lets one worker load several packages' data
+const langDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-params-'));
+const workers = new Map();
+async function workerFor(langs) {
+  if (!workers.has(langs)) {
+    for (const code of langs.split('+')) {
+      const file = path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int', `${code}.traineddata.gz`);
+      if (!fs.existsSync(path.join(langDir, `${code}.traineddata.gz`))) fs.symlinkSync(file, path.join(langDir, `${code}.traineddata.gz`));
+    }
+    workers.set(langs, await createWorker(langs, OEM.LSTM_ONLY, { langPath: langDir, gzip: true, cacheMethod: 'none', errorHandler: () => {} }));
+  }
+  return workers.get(langs);
+}
+for (const cfg of configs) await workerFor(cfg.langs);
+
+const results = [];
+// Interleave configurations per image so that machine load drifts hit every configuration alike.
+for (const it of items) {
+  for (const cfg of configs) {
+    const prep = await prepare(it.file, cfg);
+    const t0 = performance.now();
+    const params = { tessedit_pageseg_mode: cfg.psm, debug_file: '/dev/null', ...(cfg.threshold ? { thresholding_method: cfg.threshold } : {}) };
+    const r = await (await workerFor(cfg.langs)).recognize(prep.png, params, { blocks: true, text: false });
+    const ocrMs = performance.now() - t0;
+    const lines = [];
+    for (const b of r.data.blocks ?? []) for (const p of b.paragraphs) for (const l of p.lines) {
+      lines.push(l.words.map((w) => w.text.trim()).filter(Boolean).join(' '));
+    }
+    results.push({ cfg: cfg.name, ds: it.ds, id: it.id, ocrMs, prepMs: prep.ms, scale: prep.scale, ...found(lines, exp.get(it.file)) });
+  }
+  process.stderr.write('.');
+}
+process.stderr.write('\n');
+for (const w of workers.values()) await w.terminate();
+fs.rmSync(langDir, { recursive: true, force: true });
+
+const datasets = [...new Set(items.map((i) => i.ds))];
+const rows = [];
+for (const cfg of configs) {
+  for (const ds of [...datasets, 'all']) {
+    const rs = results.filter((r) => r.cfg === cfg.name && (ds === 'all' || r.ds === ds));
+    rows.push({ config: cfg.name, dataset: ds, n: rs.length, total: pct(rs.map((r) => r.total)), date: pct(rs.map((r) => r.date)), ocrMs: Math.round(median(rs.map((r) => r.ocrMs))), prepMs: Math.round(median(rs.map((r) => r.prepMs))) });
+  }
+}
+console.log('| config | dataset | n | total found | date found | OCR ms (median) | prep ms |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.config} | ${r.dataset} | ${r.n} | ${r.total} | ${r.date} | ${r.ocrMs} | ${r.prepMs} |`);
+if (args.json) fs.writeFileSync(args.json, JSON.stringify({ corpus, configs, results, rows }, null, 1));

@@ -1,0 +1,285 @@
+/**
+ * The OCR stage with real tesseract workers, on small receipts drawn here with sharp from SVG text
+ * (needs the DejaVu fonts, Debian package fonts-dejavu-core).
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { OcrPool, defaultPoolSize } from '../src/ocr/pool.js';
+import type { OcrResult } from '../src/ocr/pool.js';
+import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages } from '../src/ocr/languages.js';
+import { textDirection, readingQuality } from '../src/ocr/orientation.js';
+import { encodePgm, rotateGray, cropGray, ocrScale } from '../src/ocr/preprocess.js';
+import { boxToPolygon } from '../src/document/geometry.js';
+import type { Box, Polygon, Word } from '../src/document/types.js';
+import { ReceiptKitError } from '../src/errors.js';
+import type { RasterPage } from '../src/input/types.js';
+
+const W = 600, H = 400, SIZE = 30, X0 = 40;
+const ADVANCE = 0.602 * SIZE; // DejaVu Sans Mono advance width
+const LINES: Array<[string, number]> = [['GROCERY MART', 60], ['MILK 2.50', 120], ['BREAD 3.10', 170], ['TOTAL 12.34', 240], ['CASH 20.00', 290], ['CHANGE 7.66', 340]];
+
+/** Where a word of a drawn line is, upright frame (cap height ~0.73 em above the baseline). */
+function drawnBox(line: string, word: string): Box {
+  const [text, baseline] = LINES.find(([t]) => t === line)!;
+  const i = text.indexOf(word);
+  return { x0: X0 + i * ADVANCE, y0: baseline - 0.73 * SIZE, x1: X0 + (i + word.length) * ADVANCE, y1: baseline };
+}
+
+async function receiptPng(): Promise<Buffer> {
+  const text = LINES.map(([t, y]) => `<text x="${X0}" y="${y}" font-family="DejaVu Sans Mono" font-size="${SIZE}" fill="#111">${t}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function rasterPage(png: Buffer, turn: 0 | 90 | 180 | 270 = 0, exifOrientation = 1): Promise<RasterPage> {
+  const image = turn ? await sharp(png).rotate(turn).png().toBuffer() : png;
+  const m = await sharp(image).metadata();
+  const swapped = exifOrientation >= 5;
+  return { kind: 'raster', index: 0, image, width: swapped ? m.height! : m.width!, height: swapped ? m.width! : m.height!, exifOrientation };
+}
+
+function findWord(r: OcrResult, text: string): Word | undefined {
+  return r.page.lines.flatMap((l) => l.words).find((w) => w.text === text);
+}
+
+function polygonBounds(p: Polygon): Box {
+  const xs = p.map((q) => q.x), ys = p.map((q) => q.y);
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** Where an upright-frame box lands in an image made by turning the upright one `turn` degrees clockwise. */
+function turnedBox(b: Box, turn: 0 | 90 | 180 | 270): Box {
+  const corners = [[b.x0, b.y0], [b.x1, b.y1]].map(([x, y]) => {
+    switch (turn) {
+      case 0: return [x!, y!];
+      case 90: return [H - y!, x!];
+      case 180: return [W - x!, H - y!];
+      case 270: return [y!, W - x!];
+    }
+  });
+  const xs = corners.map((c) => c[0]!), ys = corners.map((c) => c[1]!);
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+function expectNear(actual: Box, expected: Box, tol = 12): void {
+  for (const k of ['x0', 'y0', 'x1', 'y1'] as const) expect(Math.abs(actual[k] - expected[k]), `${k}: ${actual[k]} vs ${expected[k]}`).toBeLessThanOrEqual(tol);
+}
+
+let png: Buffer;
+let pool: OcrPool;
+let staleFolder: string;
+const cwdBefore = readdirSync(process.cwd());
+
+beforeAll(async () => {
+  // a language folder left by a killed process (its pid is gone): the first pool of this process sweeps it
+  const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+  staleFolder = path.join(os.tmpdir(), `receiptkit-tessdata-${deadPid}-test`);
+  mkdirSync(staleFolder, { recursive: true });
+  png = await receiptPng();
+  pool = new OcrPool({ size: 1 });
+});
+afterAll(async () => { await pool?.close(); });
+
+describe('languages', () => {
+  it('maps hints to tesseract codes', () => {
+    expect(toTesseractCode('en')).toBe('eng');
+    expect(toTesseractCode('EN-us')).toBe('eng');
+    expect(toTesseractCode('eng')).toBe('eng');
+    expect(toTesseractCode('fr')).toBe('fra');
+    expect(toTesseractCode('de')).toBe('deu');
+    expect(toTesseractCode('es')).toBe('spa');
+    expect(toTesseractCode('id')).toBe('ind');
+    expect(toTesseractCode('in')).toBe('ind');
+    expect(toTesseractCode('ms')).toBe('msa');
+    expect(toTesseractCode('jp')).toBe('jpn');
+    expect(toTesseractCode('ja')).toBe('jpn');
+    expect(toTesseractCode('zh')).toBe('chi_sim');
+    expect(toTesseractCode('zh_TW')).toBe('chi_tra');
+    expect(toTesseractCode('he')).toBe('heb');
+    expect(toTesseractCode('iw')).toBe('heb');
+    expect(toTesseractCode('th')).toBe('tha');
+    expect(toTesseractCode('ar')).toBe('ara');
+    expect(toTesseractCode('not a language')).toBeUndefined();
+  });
+
+  it('finds installed data offline (best_int folder) and lists it', () => {
+    const eng = findLanguageData('eng')!;
+    expect(eng.source).toBe('package');
+    expect(eng.dir).toMatch(/4\.0\.0_best_int$/);
+    expect(existsSync(eng.file)).toBe(true);
+    expect(findLanguageData('tha')).toBeUndefined();
+    expect(availableLanguages()).toEqual(expect.arrayContaining(['eng', 'fra', 'deu', 'ind']));
+    expect(availableLanguages()).not.toContain('osd');
+  });
+
+  it('resolves hints, warns about unknown or missing ones and falls back to English', () => {
+    expect(resolveLanguages(undefined)).toEqual({ codes: ['eng'], warnings: [] });
+    expect(resolveLanguages('auto')).toEqual({ codes: ['eng'], warnings: [] });
+    expect(resolveLanguages('fr')).toEqual({ codes: ['fra'], warnings: [] });
+    expect(resolveLanguages(['in', 'en'])).toEqual({ codes: ['ind', 'eng'], warnings: [] });
+    expect(resolveLanguages('de+fr').codes).toEqual(['deu', 'fra']);
+    const th = resolveLanguages('th');
+    expect(th.codes).toEqual(['eng']);
+    expect(th.warnings.join(' ')).toMatch(/tha.*not installed.*English/);
+    const mixed = resolveLanguages(['xx-unknown', 'fr']);
+    expect(mixed.codes).toEqual(['fra']);
+    expect(mixed.warnings).toHaveLength(1);
+  });
+});
+
+describe('preprocessing and orientation helpers (no OCR)', () => {
+  it('rotates, crops and encodes grey rasters exactly', () => {
+    const img = { gray: Buffer.from([1, 2, 3, 4, 5, 6]), width: 3, height: 2 };
+    expect([...rotateGray(img, 90).gray]).toEqual([4, 1, 5, 2, 6, 3]);
+    expect([...rotateGray(img, 180).gray]).toEqual([6, 5, 4, 3, 2, 1]);
+    expect([...rotateGray(img, 270).gray]).toEqual([3, 6, 2, 5, 1, 4]);
+    expect([...cropGray(img, 1, 0, 2, 2).gray]).toEqual([2, 3, 5, 6]);
+    const pgm = encodePgm(img);
+    expect(pgm.subarray(0, 2).toString()).toBe('P5');
+    expect(pgm.indexOf('\n3 2\n255\n')).toBeGreaterThan(500); // pixels start after tesseract.js's EXIF sniffing window
+    expect(ocrScale(4000, 3000)).toBeCloseTo(0.5);
+    expect(ocrScale(400, 700)).toBe(1);
+  });
+
+  it('tells horizontal from vertical text geometrically', async () => {
+    const { data, info } = await sharp(png).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const img = { gray: data, width: info.width, height: info.height };
+    const upright = textDirection(img);
+    expect(upright.vertical).toBe(false);
+    expect(upright.score).toBeGreaterThan(0.3);
+    expect(textDirection(rotateGray(img, 90)).vertical).toBe(true);
+    expect(textDirection(rotateGray(img, 180)).vertical).toBe(false);
+  });
+
+  it('scores a reading by its letter-and-digit words', () => {
+    expect(readingQuality([{ text: 'TOTAL', confidence: 0.9 }, { text: '—', confidence: 0.1 }]).confidence).toBeCloseTo(0.9);
+    expect(readingQuality([]).confidence).toBe(0);
+  });
+});
+
+describe('OcrPool', () => {
+  it('defaults to one worker per spare core (at least 1, at most 4)', () => {
+    expect(defaultPoolSize()).toBeGreaterThanOrEqual(1);
+    expect(defaultPoolSize()).toBeLessThanOrEqual(4);
+  });
+
+  it('reads an upright receipt with words where they were drawn, reusing one worker', async () => {
+    const r = await pool.recognize(await rasterPage(png));
+    const text = r.page.lines.map((l) => l.text).join('\n');
+    expect(text).toContain('TOTAL 12.34');
+    expect(text).toContain('CHANGE 7.66');
+    expect(r.rotation).toBe(0);
+    expect(r.orientationConfidence).toBeGreaterThan(0.5);
+    expect(r.page).toMatchObject({ index: 0, source: 'ocr', width: W, height: H, originalWidth: W, originalHeight: H, rotation: 0 });
+    const total = findWord(r, '12.34')!;
+    expect(total.confidence).toBeGreaterThan(0.5);
+    expect(total.confidence).toBeLessThanOrEqual(1);
+    expectNear(total.box, drawnBox('TOTAL 12.34', '12.34'));
+    const line = r.page.lines.find((l) => l.text.startsWith('TOTAL'))!;
+    expect(line.words.map((w) => w.text)).toEqual(['TOTAL', '12.34']);
+    expect(line.confidence).toBeGreaterThan(0.5);
+    // second call: same worker
+    const again = await pool.recognize(await rasterPage(png), { detectOrientation: false });
+    expect(again.rotation).toBe(0);
+    expect(again.orientationConfidence).toBe(0);
+    expect(pool.workersCreated).toBe(1);
+    expect(pool.workers).toBe(1);
+    expect(pool.pending).toBe(0);
+  });
+
+  for (const turn of [90, 180] as const) {
+    it(`finds a page turned ${turn}° and maps boxes back to the original pixels`, async () => {
+      const r = await pool.recognize(await rasterPage(png, turn));
+      const back = ((360 - turn) % 360) as 0 | 90 | 180 | 270;
+      expect(r.rotation).toBe(back);
+      expect(r.page.rotation).toBe(back);
+      expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL 12.34');
+      expect([r.page.width, r.page.height]).toEqual([W, H]);
+      expect([r.page.originalWidth, r.page.originalHeight]).toEqual(turn === 180 ? [W, H] : [H, W]);
+      const word = findWord(r, '12.34')!;
+      expectNear(word.box, drawnBox('TOTAL 12.34', '12.34'));
+      expectNear(polygonBounds(boxToPolygon(word.box, r.page)), turnedBox(drawnBox('TOTAL 12.34', '12.34'), turn));
+      expect(pool.workersCreated).toBe(1);
+    });
+  }
+
+  it('applies the EXIF orientation before anything else', async () => {
+    // pixels stored turned 90° clockwise with EXIF 8 ("rotate 270° clockwise to display"): displays upright
+    const stored = await sharp(png).rotate(90).withMetadata({ orientation: 8 }).jpeg({ quality: 95 }).toBuffer();
+    const page: RasterPage = { kind: 'raster', index: 0, image: stored, width: W, height: H, exifOrientation: 8 };
+    const r = await pool.recognize(page);
+    expect(r.rotation).toBe(0);
+    expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL 12.34');
+    expectNear(findWord(r, '12.34')!.box, drawnBox('TOTAL 12.34', '12.34'));
+  });
+
+  it('switches languages on the same worker and warns about an unavailable one', async () => {
+    const fr = await pool.recognize(await rasterPage(png), { languages: ['fr'], detectOrientation: false });
+    expect(fr.warnings).toEqual([]);
+    expect(fr.page.lines.map((l) => l.text).join('\n')).toMatch(/TOTAL 12[.,]34/);
+    const th = await pool.recognize(await rasterPage(png), { languages: ['th'], detectOrientation: false });
+    expect(th.warnings.join(' ')).toMatch(/tha/);
+    expect(th.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL 12.34');
+    expect(pool.workersCreated).toBe(1);
+  });
+
+  it('replaces a worker whose call failed', async () => {
+    const p = new OcrPool({ size: 1 });
+    try {
+      await p.recognize(await rasterPage(png), { detectOrientation: false });
+      const slot = (p as unknown as { slots: Array<{ worker: { recognize: () => Promise<never> } }> }).slots[0]!;
+      slot.worker.recognize = () => Promise.reject(new Error('boom'));
+      await expect(p.recognize(await rasterPage(png), { detectOrientation: false })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+      expect(p.workers).toBe(0);
+      const r = await p.recognize(await rasterPage(png), { detectOrientation: false });
+      expect(r.page.lines.length).toBeGreaterThan(3);
+      expect(p.workersCreated).toBe(2);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('rejects aborted calls with TIMEOUT and bad images with UNREADABLE_FILE', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(pool.recognize(await rasterPage(png), { signal: ac.signal })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const junk: RasterPage = { kind: 'raster', index: 0, image: Buffer.from('not an image'), width: 10, height: 10, exifOrientation: 1 };
+    await expect(pool.recognize(junk)).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+    expect(pool.workers).toBe(1);
+  });
+
+  it('close() is idempotent, removes its language folder, and later calls reject with ENGINE_CLOSED', async () => {
+    const p = new OcrPool({ size: 1 });
+    await p.recognize(await rasterPage(png), { detectOrientation: false });
+    const page = await rasterPage(png);
+    const running = p.recognize(page).catch((e: unknown) => e);
+    const waiting = p.recognize(page).catch((e: unknown) => e);
+    // close while the first call is inside tesseract and the second waits for the worker
+    const slots = (p as unknown as { slots: Array<{ busy: boolean }> }).slots;
+    for (let i = 0; i < 400 && !slots.some((s) => s.busy); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(p.pending).toBe(2);
+    const folder = (p as unknown as { folder: string }).folder;
+    expect(existsSync(folder)).toBe(true);
+    await p.close();
+    await p.close();
+    expect(existsSync(folder)).toBe(false);
+    for (const e of [await running, await waiting]) expect(e).toMatchObject({ code: 'ENGINE_CLOSED' });
+    expect(p.pending).toBe(0);
+    expect(p.workers).toBe(0);
+    const err = await p.recognize(await rasterPage(png)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReceiptKitError);
+    expect((err as ReceiptKitError).code).toBe('ENGINE_CLOSED');
+  });
+
+  it('sweeps language folders left behind by dead processes', () => {
+    expect(existsSync(staleFolder)).toBe(false);
+  });
+
+  it('writes nothing into the working directory', () => {
+    expect(readdirSync(process.cwd()).filter((f) => !cwdBefore.includes(f))).toEqual([]);
+  });
+});
