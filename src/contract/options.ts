@@ -42,6 +42,7 @@ export const engineOptionsSchema = z.strictObject({
     maxFileBytes: z.number().int().positive().optional(),
     maxPixels: z.number().int().positive().optional(),
     maxPdfPages: z.number().int().min(1).max(1000).optional(),
+    maxPdfMillis: z.number().int().positive().optional(),
   }).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),

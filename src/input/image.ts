@@ -1,84 +1,151 @@
-import sharp, { type Metadata } from 'sharp';
+/**
+ * Images (JPEG, PNG, WebP, GIF, TIFF, HEIC/HEIF/AVIF) to one RasterPage. Order of work, cheapest and
+ * safest first: header (size, orientation) -> pixel limit -> a real but small decode proving the
+ * pixels are readable -> the page. Every sharp pipeline that decodes pixels has `limitInputPixels`.
+ */
 import { createRequire } from 'node:module';
+import sharp, { type Metadata } from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { InputLimits, MediaType, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
 
-/** Formats whose original bytes tesseract-side preprocessing (sharp) reads directly. */
-const KEEP_BYTES: MediaType[] = ['image/jpeg', 'image/png', 'image/webp'];
+/** Formats whose original bytes are kept as the page image (the OCR stage decodes them with sharp). */
+const KEEP_BYTES: ReadonlySet<MediaType> = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
-function pixelCheck(width: number | undefined, height: number | undefined, limits: InputLimits): void {
-  if (!width || !height) throw new ReceiptKitError('UNREADABLE_FILE', 'the image declares no size');
+/** Side of the box the decodability probe shrinks to: JPEG shrink-on-load makes it nearly free. */
+const PROBE_SIZE = 64;
+
+/** Throws FILE_TOO_LARGE when width x height exceeds the pixel limit, UNREADABLE_FILE when there is no size. */
+export function checkPixels(width: number | undefined, height: number | undefined, limits: InputLimits): void {
+  if (!width || !height || width < 1 || height < 1) throw new ReceiptKitError('UNREADABLE_FILE', 'the image declares no size');
   if (width * height > limits.maxPixels) {
-    throw new ReceiptKitError('FILE_TOO_LARGE', `image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} MP), over the ${(limits.maxPixels / 1e6).toFixed(1)} MP limit`);
+    throw new ReceiptKitError('FILE_TOO_LARGE',
+      `the image is ${width}x${height} pixels (${((width * height) / 1e6).toFixed(1)} MP), over the ${(limits.maxPixels / 1e6).toFixed(1)} MP limit`);
   }
 }
 
 function unreadable(e: unknown, what: string): ReceiptKitError {
   if (e instanceof ReceiptKitError) return e;
   const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+  if (/exceeds pixel limit/i.test(msg ?? '')) return new ReceiptKitError('FILE_TOO_LARGE', `${what} is over the pixel limit`, { cause: e });
   return new ReceiptKitError('UNREADABLE_FILE', `${what} could not be decoded: ${msg}`, { cause: e });
 }
 
 /**
- * Checks an image's header against the limits (before any decoding), proves it decodes (a cheap
- * shrink-on-load decode), and returns it as one RasterPage.
+ * Checks an image's header against the limits before decoding, proves the pixels decode, and returns
+ * the image as one RasterPage (first page/frame of multi-page TIFF and animated GIF/WebP).
+ * JPEG/PNG/WebP keep their original bytes and EXIF orientation; GIF/TIFF/HEIF become an upright PNG.
  */
 export async function loadImage(bytes: Buffer, mediaType: MediaType, limits: InputLimits): Promise<RasterPage> {
-  if (mediaType === 'image/heic') return loadHeic(bytes, limits);
-  if (mediaType === 'image/bmp') throw new ReceiptKitError('UNSUPPORTED_MEDIA_TYPE', 'BMP images are not supported; convert to PNG or JPEG');
+  if (mediaType === 'image/heic') return loadHeif(bytes, limits);
   let meta: Metadata;
   try {
+    // Header only: no pixels are decoded here, so no pixel limit is needed yet.
     meta = await sharp(bytes, { limitInputPixels: false, failOn: 'none' }).metadata();
   } catch (e) {
-    throw unreadable(e, 'the image');
+    throw unreadable(e, `the ${label(mediaType)} image`);
   }
-  pixelCheck(meta.width, meta.height, limits);
+  // multi-page files: `height` is the first page's unless pages were requested
+  checkPixels(meta.width, meta.pageHeight ?? meta.height, limits);
   const orientation = meta.orientation && meta.orientation >= 1 && meta.orientation <= 8 ? meta.orientation : 1;
-  const swap = orientation >= 5;
-  const width = swap ? meta.height! : meta.width!;
-  const height = swap ? meta.width! : meta.height!;
-  // Prove the pixels decode (truncated or corrupt data fails here): shrink-on-load keeps it cheap.
-  let image = bytes;
-  try {
-    const probe = sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated', pages: 1 });
-    if (KEEP_BYTES.includes(mediaType)) {
-      await probe.resize({ width: 64, height: 64, fit: 'inside' }).raw().toBuffer();
-    } else {
-      // GIF / TIFF (first page or frame): hand the OCR stage a PNG
-      image = await probe.png({ compressionLevel: 1 }).toBuffer();
+  const turned = orientation >= 5;
+  const width = turned ? meta.pageHeight ?? meta.height! : meta.width!;
+  const height = turned ? meta.width! : meta.pageHeight ?? meta.height!;
+  const decode = () => sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated', pages: 1, page: 0 });
+  if (KEEP_BYTES.has(mediaType)) {
+    // A real decode (truncated/corrupt data fails) at thumbnail size: shrink-on-load keeps it cheap.
+    try {
+      await decode().resize({ width: PROBE_SIZE, height: PROBE_SIZE, fit: 'inside' }).raw().toBuffer();
+    } catch (e) {
+      throw unreadable(e, `the ${label(mediaType)} image`);
     }
-  } catch (e) {
-    throw unreadable(e, 'the image');
+    return { kind: 'raster', index: 0, image: bytes, width, height, exifOrientation: orientation };
   }
-  return { kind: 'raster', index: 0, image, width, height, exifOrientation: KEEP_BYTES.includes(mediaType) ? orientation : 1 };
+  // GIF / TIFF: the OCR stage gets an upright PNG of the first page or frame.
+  try {
+    const out = await decode().autoOrient().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+    return { kind: 'raster', index: 0, image: out.data, width: out.info.width, height: out.info.height, exifOrientation: 1 };
+  } catch (e) {
+    throw unreadable(e, `the ${label(mediaType)} image`);
+  }
 }
 
-async function loadHeic(bytes: Buffer, limits: InputLimits): Promise<RasterPage> {
-  // sharp's bundled libheif reads HEIF headers (and AVIF); HEVC pixels need the WebAssembly decoder.
-  try {
-    const meta = await sharp(bytes, { limitInputPixels: false, failOn: 'none' }).metadata();
-    if (meta.width && meta.height) pixelCheck(meta.width, meta.height, limits);
-  } catch (e) {
-    if (e instanceof ReceiptKitError) throw e;
-  }
-  let decoded: { width: number; height: number; data: Uint8ClampedArray | Uint8Array };
-  try {
-    const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
-    decoded = await decode({ buffer: bytes });
-  } catch (e) {
-    // AVIF or other HEIF flavours sharp can decode itself
+interface HeifImage { width: number; height: number; decode(): Promise<{ width: number; height: number; data: Uint8ClampedArray }> }
+type HeifDecodeAll = (o: { buffer: Buffer }) => Promise<HeifImage[] & { dispose(): void }>;
+
+/**
+ * HEIC/HEIF/AVIF: sharp's bundled libheif reads AVIF but not HEVC pixels, so HEVC goes through
+ * `heic-decode` (libheif in WebAssembly): headers first (pixel limit), then RGBA, then PNG via sharp.
+ */
+async function loadHeif(bytes: Buffer, limits: InputLimits): Promise<RasterPage> {
+  const declared = heifDeclaredSize(bytes);
+  if (declared) checkPixels(declared.width, declared.height, limits);
+  let meta: Metadata | undefined;
+  try { meta = await sharp(bytes, { limitInputPixels: false, failOn: 'none' }).metadata(); } catch { /* HEVC: headers may be unreadable to sharp */ }
+  if (meta?.width && meta.height) checkPixels(meta.width, meta.height, limits);
+  if (meta?.compression === 'av1' || (meta && !isHevcBrand(bytes))) {
+    // AVIF (or another flavour sharp decodes itself)
     try {
-      const png = await sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated' }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-      return { kind: 'raster', index: 0, image: png.data, width: png.info.width, height: png.info.height, exifOrientation: 1 };
-    } catch {
-      throw new ReceiptKitError('UNREADABLE_FILE', `the HEIC/HEIF image could not be decoded: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      const out = await sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated' }).autoOrient().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+      return { kind: 'raster', index: 0, image: out.data, width: out.info.width, height: out.info.height, exifOrientation: 1 };
+    } catch (e) {
+      if (meta.compression === 'av1') throw unreadable(e, 'the AVIF image');
     }
   }
-  pixelCheck(decoded.width, decoded.height, limits);
-  const png = await sharp(Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), {
-    raw: { width: decoded.width, height: decoded.height, channels: 4 }, limitInputPixels: limits.maxPixels,
-  }).png({ compressionLevel: 1 }).toBuffer();
-  return { kind: 'raster', index: 0, image: png, width: decoded.width, height: decoded.height, exifOrientation: 1 };
+  let images: Awaited<ReturnType<HeifDecodeAll>> | undefined;
+  try {
+    const decodeAll = (require('heic-decode') as { all: HeifDecodeAll }).all;
+    images = await decodeAll({ buffer: bytes });
+    const first = images[0];
+    if (!first) throw new Error('no image in the file');
+    checkPixels(first.width, first.height, limits);
+    const rgba = await first.decode();
+    const png = await sharp(Buffer.from(rgba.data.buffer, rgba.data.byteOffset, rgba.data.byteLength), {
+      raw: { width: rgba.width, height: rgba.height, channels: 4 }, limitInputPixels: limits.maxPixels,
+    }).png({ compressionLevel: 1 }).toBuffer();
+    return { kind: 'raster', index: 0, image: png, width: rgba.width, height: rgba.height, exifOrientation: 1 };
+  } catch (e) {
+    if (e instanceof ReceiptKitError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new ReceiptKitError('UNREADABLE_FILE', `the HEIC/HEIF image could not be decoded (${msg}); convert it to JPEG or PNG`, { cause: e });
+  } finally {
+    try { images?.dispose(); } catch { /* already freed */ }
+  }
+}
+
+function isHevcBrand(b: Buffer): boolean {
+  const brands = b.subarray(8, Math.min(b.length, 64)).toString('latin1');
+  return /hei[cxms]|hev[cx]/.test(brands);
+}
+
+/**
+ * The largest image size declared by `ispe` properties in a HEIF file's `meta` box (the primary
+ * image of a grid is the largest), read without decoding anything; undefined when not found.
+ */
+export function heifDeclaredSize(b: Buffer): { width: number; height: number } | undefined {
+  let best: { width: number; height: number } | undefined;
+  const walk = (start: number, end: number, depth: number): void => {
+    let i = start;
+    while (i + 8 <= end && depth < 6) {
+      let size = b.readUInt32BE(i);
+      const type = b.toString('latin1', i + 4, i + 8);
+      let header = 8;
+      if (size === 1 && i + 16 <= end) { size = Number(b.readBigUInt64BE(i + 8)); header = 16; } else if (size === 0) size = end - i;
+      if (size < header || i + size > end) return;
+      if (type === 'meta') walk(i + header + 4, i + size, depth + 1); // full box: version + flags
+      else if (type === 'iprp' || type === 'ipco') walk(i + header, i + size, depth + 1);
+      else if (type === 'ispe' && size >= header + 12) {
+        const width = b.readUInt32BE(i + header + 4), height = b.readUInt32BE(i + header + 8);
+        if (!best || width * height > best.width * best.height) best = { width, height };
+      }
+      i += size;
+    }
+  };
+  try { walk(0, b.length, 0); } catch { /* malformed boxes: fall back to the decoder's header check */ }
+  return best;
+}
+
+function label(t: MediaType): string {
+  return ({ 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/gif': 'GIF', 'image/webp': 'WebP', 'image/tiff': 'TIFF', 'image/heic': 'HEIC', 'image/bmp': 'BMP', 'application/pdf': 'PDF' } as const)[t];
 }

@@ -1,21 +1,46 @@
+/**
+ * PDFs through pdf.js (legacy build, in-process, offline): pages with a usable text layer become
+ * TextPages (words with boxes, no OCR needed); pages without one are rendered to PNG for OCR. At most
+ * `maxPdfPages` pages are read, within a time budget, and the document is always destroyed.
+ */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { Word } from '../document/types.js';
-import type { ImageMetadata, InputLimits, InputPage, RasterPage, TextPage } from './types.js';
+import { pdfInfoMetadata } from './metadata.js';
+import type { ImageMetadata, InputLimits, InputPage, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
-const withSlash = (p: string) => (p.endsWith(path.sep) ? p : p + path.sep);
+const dir = (name: string) => path.join(PDFJS_ROOT, name) + path.sep;
 
-/** Pixels per PDF point for text-layer pages (144 dpi): boxes look like image pixels. */
+/** Pixels per PDF point of TextPage boxes (144 dpi), so text-layer numbers look like image pixels. */
 export const TEXT_SCALE = 2;
-/** Render resolution for pages without a text layer. */
+/** Render resolution of pages without a text layer (see the OCR notes in the report: 250 dpi). */
 export const RENDER_DPI = 250;
-/** A page whose text layer has fewer non-space characters than this is rendered and OCR'd. */
+/** Caps on a rendered page: pixels and long side (a poster-sized page is rendered at a lower dpi). */
+export const RENDER_MAX_PIXELS = 16_000_000;
+export const RENDER_MAX_SIDE = 5000;
+/** A page whose text layer has fewer readable characters than this is rendered and OCR'd instead. */
 export const MIN_TEXT_CHARS = 20;
+/**
+ * A page mostly painted by images (coverage at least SCAN_COVERAGE) whose text layer is short (under
+ * SCAN_MAX_TEXT_CHARS, e.g. a "Scanned with ..." footer or a page number) is a scan: it is rendered
+ * and OCR'd rather than read from its few words.
+ */
+export const SCAN_COVERAGE = 0.6;
+export const SCAN_MAX_TEXT_CHARS = 200;
+/** Default time budget for one PDF when `limits.maxPdfMillis` is not set. */
+export const PDF_DEADLINE_MS = 30_000;
+/** Word box above and below the baseline, as a fraction of the font size. */
+const ASCENT = 0.8, DESCENT = 0.2;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+type Matrix = [number, number, number, number, number, number];
+
 let pdfjsPromise: Promise<PdfJs> | undefined;
 function pdfjs(): Promise<PdfJs> {
   pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -24,92 +49,218 @@ function pdfjs(): Promise<PdfJs> {
 
 export interface LoadedPdf { pages: InputPage[]; pageCount: number; metadata: ImageMetadata }
 
-interface TextItemLike { str: string; transform: number[]; width: number; height: number }
+/** The subset of a pdf.js text item used here. */
+export interface TextItemLike { str: string; transform: number[]; width: number; height: number; fontName?: string }
 
-/** Splits pdf.js text items into words with boxes (top-left origin, TEXT_SCALE px per point). */
-export function wordsFromTextItems(items: TextItemLike[], pageHeightPt: number, scale = TEXT_SCALE): Word[] {
-  const words: Word[] = [];
+/** Readable characters: letters, digits, punctuation, symbols; not U+FFFD nor private-use glyph codes. */
+const READABLE = /[\p{L}\p{N}\p{P}\p{S}]/gu;
+const UNREADABLE = /[\uFFFD\p{Co}]/u;
+
+/** Counts the characters of a text layer that can be read (the MIN_TEXT_CHARS test). */
+export function readableChars(items: TextItemLike[]): number {
+  let n = 0;
   for (const it of items) {
-    if (!it.str || !it.str.trim()) continue;
-    const [a, b, , d, e, f] = it.transform as [number, number, number, number, number, number];
-    if (Math.abs(b) > Math.abs(a)) {
-      // rotated text: keep it as one word at its origin
-    }
-    const fontH = Math.abs(it.height || d || 10);
-    const totalW = it.width || fontH * 0.5 * it.str.length;
-    const charW = totalW / Math.max(1, it.str.length);
-    const yTop = (pageHeightPt - f - fontH * 0.8) * scale;
-    const yBottom = (pageHeightPt - f + fontH * 0.2) * scale;
-    const re = /\S+/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(it.str))) {
-      const x0 = (e + m.index * charW) * scale;
-      const x1 = (e + (m.index + m[0].length) * charW) * scale;
-      words.push({ text: m[0], confidence: 1, box: { x0, y0: Math.max(0, yTop), x1, y1: yBottom } });
-    }
+    for (const ch of it.str.match(READABLE) ?? []) if (!UNREADABLE.test(ch)) n++;
+  }
+  return n;
+}
+
+/**
+ * Splits pdf.js text items into words with boxes in the viewport's frame (top-left origin, rotation
+ * of the page applied). Each item's advance (`width`) is shared among its characters in proportion
+ * (a space counts half a character unless the font is monospaced); boxes span DESCENT below to ASCENT
+ * above the baseline. `viewport` is the pdf.js viewport transform (user space -> pixels).
+ */
+export function wordsFromTextItems(items: TextItemLike[], viewport: number[], size: { width: number; height: number }, monospaced: (fontName?: string) => boolean = () => false): Word[] {
+  const words: Word[] = [];
+  const [A, B, C, D, E, F] = viewport as Matrix;
+  const toPx = (x: number, y: number): [number, number] => [A * x + C * y + E, B * x + D * y + F];
+  const clampX = (v: number) => Math.min(size.width, Math.max(0, v));
+  const clampY = (v: number) => Math.min(size.height, Math.max(0, v));
+  for (const it of items) {
+    if (!it.str || !/\S/.test(it.str)) continue;
+    const [a, b, c, d, e, f] = it.transform as Matrix;
+    const len = Math.hypot(a, b);
+    if (!(len > 0)) continue;
+    const ux = a / len, uy = b / len; // baseline direction, user space
+    const vx = -uy, vy = ux; // "up", perpendicular to the baseline
+    const fontSize = it.height > 0 ? it.height : Math.hypot(c, d) || len;
+    const spaceWeight = monospaced(it.fontName) ? 1 : 0.5;
+    const chars = [...it.str];
+    const weights = chars.map((ch) => (/\s/.test(ch) ? spaceWeight : 1));
+    const totalWeight = weights.reduce((s, w) => s + w, 0);
+    const advance = it.width > 0 ? it.width : fontSize * 0.5 * totalWeight;
+    const unit = advance / Math.max(totalWeight, 1e-9);
+    let pos = 0; // advance (points) at the start of the current character
+    let start = -1, startPos = 0, text = '';
+    const flush = (endPos: number) => {
+      const xs: number[] = [], ys: number[] = [];
+      for (const [along, up] of [[startPos, -DESCENT], [endPos, -DESCENT], [endPos, ASCENT], [startPos, ASCENT]] as const) {
+        const [px, py] = toPx(e + ux * along + vx * up * fontSize, f + uy * along + vy * up * fontSize);
+        xs.push(px); ys.push(py);
+      }
+      const box = { x0: clampX(Math.min(...xs)), y0: clampY(Math.min(...ys)), x1: clampX(Math.max(...xs)), y1: clampY(Math.max(...ys)) };
+      if (box.x1 > box.x0 && box.y1 > box.y0) words.push({ text, box, confidence: 1 });
+    };
+    chars.forEach((ch, i) => {
+      const space = /\s/.test(ch);
+      if (!space && start < 0) { start = i; startPos = pos; text = ''; }
+      if (!space) text += ch;
+      if (space && start >= 0) { flush(pos); start = -1; }
+      pos += weights[i]! * unit;
+    });
+    if (start >= 0) flush(pos);
   }
   return words;
 }
 
-/** Reads a PDF: text-layer pages as TextPage, image-only pages rendered to PNG as RasterPage. */
+/**
+ * Fraction of the page covered by painted raster images, from a pdf.js operator list: image unit
+ * squares are mapped through the current transform and marked on a coarse grid (so overlaps count once).
+ */
+export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: Record<string, number>, viewport: number[], size: { width: number; height: number }): number {
+  const GRID = 64;
+  const cells = new Uint8Array(GRID * GRID);
+  const mul = (m: Matrix, n: Matrix): Matrix => [
+    m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],
+  ];
+  let ctm: Matrix = viewport.slice(0, 6) as Matrix;
+  const stack: Matrix[] = [];
+  const mark = (m: Matrix) => {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of [[0, 0], [1, 0], [1, 1], [0, 1]] as const) {
+      const px = m[0] * x + m[2] * y + m[4], py = m[1] * x + m[3] * y + m[5];
+      x0 = Math.min(x0, px); x1 = Math.max(x1, px); y0 = Math.min(y0, py); y1 = Math.max(y1, py);
+    }
+    const cx0 = Math.max(0, Math.floor((x0 / size.width) * GRID)), cx1 = Math.min(GRID, Math.ceil((x1 / size.width) * GRID));
+    const cy0 = Math.max(0, Math.floor((y0 / size.height) * GRID)), cy1 = Math.min(GRID, Math.ceil((y1 / size.height) * GRID));
+    // a cell counts when the image covers most of it: tiny images (bullets, rules) do not add up
+    if ((x1 - x0) * (y1 - y0) < (size.width / GRID) * (size.height / GRID) * 0.5) return;
+    for (let cy = cy0; cy < cy1; cy++) for (let cx = cx0; cx < cx1; cx++) cells[cy * GRID + cx] = 1;
+  };
+  const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && v.length >= 6 && v.slice(0, 6).every((n) => typeof n === 'number' && Number.isFinite(n));
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i];
+    const args = (ops.argsArray[i] ?? []) as unknown[];
+    if (fn === OPS.save) stack.push(ctm);
+    else if (fn === OPS.restore) ctm = stack.pop() ?? ctm;
+    else if (fn === OPS.transform) { if (isMatrix(args)) ctm = mul(ctm, args); }
+    else if (fn === OPS.paintFormXObjectBegin) { stack.push(ctm); if (isMatrix(args[0])) ctm = mul(ctm, args[0]); }
+    else if (fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
+    else if (fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject) mark(ctm);
+    else if (fn === OPS.paintImageXObjectRepeat) {
+      const [, sx, sy, positions] = args as [unknown, number, number, number[]];
+      for (let k = 0; k + 1 < (positions?.length ?? 0); k += 2) mark(mul(ctm, [sx, 0, 0, sy, positions[k]!, positions[k + 1]!]));
+    } else if (fn === OPS.paintInlineImageXObjectGroup) {
+      for (const entry of (args[1] ?? []) as Array<{ transform?: unknown }>) if (isMatrix(entry.transform)) mark(mul(ctm, entry.transform));
+    } else if (fn === OPS.paintImageMaskXObjectGroup) {
+      for (const entry of (args[0] ?? []) as Array<{ transform?: unknown }>) if (isMatrix(entry.transform)) mark(mul(ctm, entry.transform));
+    }
+  }
+  let covered = 0;
+  for (const c of cells) covered += c;
+  return Math.round((covered / cells.length) * 1000) / 1000;
+}
+
+/** Time budget and caller's AbortSignal for one PDF: every pdf.js await goes through `step`. */
+class Budget {
+  private readonly deadline: number;
+  constructor(private readonly ms: number, private readonly signal?: AbortSignal) { this.deadline = Date.now() + ms; }
+  check(what: string): void {
+    if (this.signal?.aborted) {
+      const reason: unknown = this.signal.reason;
+      throw reason instanceof ReceiptKitError ? reason : new ReceiptKitError('TIMEOUT', `reading the PDF was aborted (${what})`);
+    }
+    if (Date.now() > this.deadline) throw new ReceiptKitError('TIMEOUT', `reading the PDF took over ${this.ms} ms (${what})`);
+  }
+  async step<T>(work: Promise<T>, what: string): Promise<T> {
+    work.catch(() => undefined); // when the budget wins the race, a later rejection is expected, not unhandled
+    this.check(what);
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ReceiptKitError('TIMEOUT', `reading the PDF took over ${this.ms} ms (${what})`)), Math.max(0, this.deadline - Date.now()));
+      timer.unref?.();
+      if (this.signal) {
+        onAbort = () => { try { this.check(what); } catch (e) { reject(e); } };
+        this.signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    try {
+      return await Promise.race([work, stop]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function parseError(e: unknown): ReceiptKitError {
+  if (e instanceof ReceiptKitError) return e;
+  const name = (e as { name?: string })?.name;
+  const msg = (e as Error)?.message ?? String(e);
+  if (name === 'PasswordException') return new ReceiptKitError('UNREADABLE_FILE', 'the PDF is encrypted with a password', { cause: e });
+  if (name === 'InvalidPDFException') return new ReceiptKitError('UNREADABLE_FILE', `the file is not a readable PDF (${msg})`, { cause: e });
+  return new ReceiptKitError('UNREADABLE_FILE', `the PDF could not be parsed: ${msg}`, { cause: e });
+}
+
+/**
+ * Reads a PDF: text-layer pages as TextPage (with `imageCoverage`), pages without a usable text layer
+ * (fewer than MIN_TEXT_CHARS readable characters, or a scan with a short text overlay) rendered to
+ * PNG as RasterPage. Reads at most `limits.maxPdfPages` pages; `pageCount` is the document's count.
+ */
 export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal): Promise<LoadedPdf> {
+  const budget = new Budget(limits.maxPdfMillis ?? PDF_DEADLINE_MS, signal);
+  budget.check('start');
   const lib = await pdfjs();
   const task = lib.getDocument({
-    data: new Uint8Array(bytes), // pdf.js may transfer/detach the buffer: give it a copy
-    standardFontDataUrl: withSlash(path.join(PDFJS_ROOT, 'standard_fonts')),
-    cMapUrl: withSlash(path.join(PDFJS_ROOT, 'cmaps')),
+    data: new Uint8Array(bytes), // a copy: pdf.js may transfer (detach) the buffer it is given
+    standardFontDataUrl: dir('standard_fonts'),
+    cMapUrl: dir('cmaps'),
     cMapPacked: true,
-    wasmUrl: withSlash(path.join(PDFJS_ROOT, 'wasm')),
+    wasmUrl: dir('wasm'),
+    iccUrl: dir('iccs'),
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
+    useWorkerFetch: false,
     stopAtErrors: false,
+    // images in the file above the pixel limit are skipped instead of decoded (bounded memory)
+    maxImageSize: limits.maxPixels,
     verbosity: 0,
   });
-  let doc: Awaited<typeof task.promise> | undefined;
+  let doc: PdfDocument | undefined;
   try {
     try {
-      doc = await task.promise;
+      doc = await budget.step(task.promise, 'opening');
     } catch (e) {
-      const name = (e as { name?: string })?.name;
-      if (name === 'PasswordException') throw new ReceiptKitError('UNREADABLE_FILE', 'the PDF is encrypted with a password', { cause: e });
-      throw new ReceiptKitError('UNREADABLE_FILE', `the PDF could not be parsed: ${(e as Error)?.message ?? e}`, { cause: e });
+      throw parseError(e);
     }
     const pageCount = doc.numPages;
     if (!pageCount) throw new ReceiptKitError('UNREADABLE_FILE', 'the PDF has no pages');
-    const metadata: ImageMetadata = {};
+    let metadata: ImageMetadata = {};
     try {
-      const info = (await doc.getMetadata()).info as Record<string, unknown>;
-      if (typeof info.Producer === 'string') metadata.producer = info.Producer;
-      if (typeof info.Creator === 'string') metadata.creator = info.Creator;
-      if (typeof info.CreationDate === 'string') metadata.createDate = info.CreationDate;
-      if (typeof info.ModDate === 'string') metadata.modifyDate = info.ModDate;
-    } catch { /* metadata is optional */ }
-
+      metadata = pdfInfoMetadata((await budget.step(doc.getMetadata(), 'metadata')).info as Record<string, unknown>);
+    } catch (e) {
+      if (e instanceof ReceiptKitError) throw e; // timeout; a broken Info dictionary is just no metadata
+    }
     const pages: InputPage[] = [];
     const n = Math.min(pageCount, limits.maxPdfPages);
     for (let i = 1; i <= n; i++) {
-      if (signal?.aborted) throw new ReceiptKitError('TIMEOUT', 'PDF reading was aborted');
-      let page;
-      try { page = await doc.getPage(i); } catch (e) {
+      let page: PdfPage;
+      try {
+        page = await budget.step(doc.getPage(i), `page ${i}`);
+      } catch (e) {
+        if (e instanceof ReceiptKitError) throw e;
         throw new ReceiptKitError('UNREADABLE_FILE', `PDF page ${i} could not be read: ${(e as Error)?.message ?? e}`, { cause: e });
       }
-      const vp = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent().catch(() => ({ items: [] as unknown[] }));
-      const items = (content.items as Array<Partial<TextItemLike>>).filter((it): it is TextItemLike => typeof it.str === 'string' && Array.isArray(it.transform));
-      const chars = items.reduce((s, it) => s + it.str.replace(/\s/g, '').length, 0);
-      if (chars >= MIN_TEXT_CHARS) {
-        // text coordinates are in the unrotated page space; account for the viewport's transform
-        const tp: TextPage = {
-          kind: 'text', index: i - 1,
-          width: vp.width * TEXT_SCALE, height: vp.height * TEXT_SCALE, scale: TEXT_SCALE,
-          words: wordsFromTextItems(items.map((it) => ({ ...it, transform: transformed(vp.transform, it.transform, vp.height) })), vp.height),
-        };
-        pages.push(tp);
-      } else {
-        pages.push(await renderPage(doc, page, i - 1, limits));
+      try {
+        pages.push(await readPage(lib, doc, page, i - 1, limits, budget));
+      } finally {
+        page.cleanup();
       }
-      page.cleanup();
     }
     return { pages, pageCount, metadata };
   } finally {
@@ -118,35 +269,74 @@ export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
   }
 }
 
-/** Maps a text item's transform through the viewport so rotated pages come out upright, then back to PDF-style y-up. */
-function transformed(vpT: number[], t: number[], pageHeightPt: number): number[] {
-  const [a, b, c, d, e, f] = t as [number, number, number, number, number, number];
-  const [A, B, C, D, E, F] = vpT as [number, number, number, number, number, number];
-  // point (e, f) in viewport (y-down) coordinates
-  const x = A * e + C * f + E;
-  const y = B * e + D * f + F;
-  return [a, b, c, d, x, pageHeightPt - y];
+/** One page: its text layer when usable, else a rendering. */
+async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget): Promise<InputPage> {
+  const vp = page.getViewport({ scale: TEXT_SCALE });
+  const size = { width: vp.width, height: vp.height };
+  let items: TextItemLike[] = [];
+  let styles: Record<string, { fontFamily?: string }> = {};
+  try {
+    const content = await budget.step(page.getTextContent(), `text of page ${index + 1}`);
+    items = (content.items as Array<Partial<TextItemLike>>).filter((it): it is TextItemLike =>
+      typeof it.str === 'string' && Array.isArray(it.transform) && typeof it.width === 'number' && typeof it.height === 'number');
+    styles = content.styles as typeof styles;
+  } catch (e) {
+    if (e instanceof ReceiptKitError) throw e; // timeout; a broken text layer means "render it"
+  }
+  const chars = readableChars(items);
+  if (chars >= MIN_TEXT_CHARS) {
+    let imageCoverage: number | undefined;
+    try {
+      const ops = await budget.step(page.getOperatorList({ annotationMode: lib.AnnotationMode.DISABLE }), `images of page ${index + 1}`);
+      imageCoverage = imageCoverageFromOperators(ops, lib.OPS, vp.transform, size);
+    } catch (e) {
+      if (e instanceof ReceiptKitError) throw e; // timeout; otherwise coverage stays unknown
+    }
+    if (!(imageCoverage !== undefined && imageCoverage >= SCAN_COVERAGE && chars < SCAN_MAX_TEXT_CHARS)) {
+      const words = wordsFromTextItems(items, vp.transform, size, (font) => !!font && styles[font]?.fontFamily === 'monospace');
+      return { kind: 'text', index, width: vp.width, height: vp.height, scale: TEXT_SCALE, words, ...(imageCoverage !== undefined ? { imageCoverage } : {}) };
+    }
+  }
+  return renderPage(doc, page, index, limits, budget);
 }
 
-async function renderPage(doc: { canvasFactory: unknown }, page: { getViewport(o: { scale: number }): { width: number; height: number }; render(o: unknown): { promise: Promise<void> } }, index: number, limits: InputLimits): Promise<RasterPage> {
+interface CanvasFactoryLike { create(w: number, h: number): { canvas: unknown; context: unknown }; destroy(c: unknown): void }
+
+/** Renders a page (white background) to PNG at RENDER_DPI, capped in pixels, with the document's canvas factory. */
+async function renderPage(doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget): Promise<RasterPage> {
   const base = page.getViewport({ scale: 1 });
   let scale = RENDER_DPI / 72;
-  const maxPx = Math.min(limits.maxPixels, 40_000_000);
-  if (base.width * base.height * scale * scale > maxPx) scale = Math.sqrt(maxPx / (base.width * base.height));
+  const maxPixels = Math.min(limits.maxPixels, RENDER_MAX_PIXELS);
+  if (base.width * base.height * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (base.width * base.height));
+  if (Math.max(base.width, base.height) * scale > RENDER_MAX_SIDE) scale = RENDER_MAX_SIDE / Math.max(base.width, base.height);
   const vp = page.getViewport({ scale });
-  const w = Math.max(1, Math.round(vp.width)), h = Math.max(1, Math.round(vp.height));
-  const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: { toBuffer(mime: string): Buffer }; context: unknown }; destroy(c: unknown): void };
-  const cc = factory.create(w, h);
+  const w = Math.max(1, Math.floor(vp.width)), h = Math.max(1, Math.floor(vp.height));
+  // the factory pdf.js uses itself, so the canvas comes from the @napi-rs/canvas copy it resolved
+  const factory = (doc as unknown as { canvasFactory: CanvasFactoryLike }).canvasFactory;
+  let entry: ReturnType<CanvasFactoryLike['create']> | undefined;
   try {
-    const ctx = cc.context as { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
+    entry = factory.create(w, h);
+    const ctx = entry.context as { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, w, h);
-    await page.render({ canvasContext: cc.context, viewport: vp, background: '#ffffff' }).promise;
-    const png = cc.canvas.toBuffer('image/png');
+    const task = page.render({ canvasContext: entry.context as never, viewport: vp, background: '#ffffff' } as never);
+    try {
+      await budget.step(task.promise, `rendering page ${index + 1}`);
+    } catch (e) {
+      task.cancel();
+      throw e;
+    }
+    // PNG via sharp (level 1, off the main thread): 5-10x faster than the canvas' own PNG encoder
+    const rgba = (entry.context as { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } }).getImageData(0, 0, w, h).data;
+    const png = await budget.step(
+      sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: w, height: h, channels: 4 }, limitInputPixels: RENDER_MAX_PIXELS })
+        .removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer(),
+      `encoding page ${index + 1}`);
     return { kind: 'raster', index, image: png, width: w, height: h, exifOrientation: 1, renderScale: scale };
   } catch (e) {
+    if (e instanceof ReceiptKitError) throw e;
     throw new ReceiptKitError('UNREADABLE_FILE', `PDF page ${index + 1} could not be rendered: ${(e as Error)?.message ?? e}`, { cause: e });
   } finally {
-    factory.destroy(cc);
+    if (entry) factory.destroy(entry);
   }
 }

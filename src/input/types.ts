@@ -16,6 +16,11 @@ export interface InputLimits {
   maxPixels: number;
   /** Pages read from a PDF (default 5); later pages are ignored. */
   maxPdfPages: number;
+  /**
+   * Time budget for reading one PDF (parsing, text layers, rendering), ms; over it the load fails
+   * with TIMEOUT. Optional: the input stage uses 30 s when absent. A caller's AbortSignal also stops it.
+   */
+  maxPdfMillis?: number;
 }
 
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
@@ -47,6 +52,12 @@ export interface TextPage {
   height: number;
   scale: number;
   words: Word[];
+  /**
+   * Fraction (0..1) of the page area painted with raster images (logos, scanned blocks), from the
+   * page's operator list; absent when it could not be measured. A later stage may OCR an image-only
+   * issuer block when this is large.
+   */
+  imageCoverage?: number;
 }
 
 export type InputPage = RasterPage | TextPage;
