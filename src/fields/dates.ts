@@ -1,183 +1,164 @@
 /**
- * Dates: every printed form (numeric in any order, month names in several languages, compact
- * yyyymmdd), read under the locale's day/month order, ranked by keyword (transaction date vs due,
- * expiry or print dates), time printed beside it, repetition and plausibility.
+ * Date finders: every date printed in the document (numeric in either order, month names in several
+ * languages, compact yyyymmdd), with its evidence: the keyword before it (transaction date, due date,
+ * order date, or another kind such as expiry, print or delivery), a time printed beside it, a weekday
+ * that agrees or not, the OCR confidence of its digits. `resolve/dates.ts` chooses.
  */
-import type { Document, Line } from '../document/types.js';
+import type { Box, Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { MONTHS, MONTH_PATTERN } from '../locale/lexicon.js';
-import { boxesForSpan, fold } from './text.js';
-import type { Located } from './types.js';
+import { parseDates, parseTime, validDate, weekdayIn } from '../locale/dates.js';
+import type { ParsedDate, TimeOfDay } from '../locale/dates.js';
+import { repairDigitRuns } from '../locale/numbers.js';
+import { boxesForSpan, confidenceForSpan, fold } from './text.js';
+
+export type DateKind = 'transaction' | 'order' | 'due' | 'other' | 'none';
 
 export interface DateCandidate {
-  year: number; month: number; day: number;
-  /** Both readings were possible and the locale decided. */
-  ambiguous: boolean;
+  date: ParsedDate;
   line: Line;
-  start: number; end: number;
-  time?: { h: number; m: number; s: number };
+  kind: DateKind;
   keyword: string;
-  kind: 'transaction' | 'due' | 'other';
-  score: number;
+  /** Where the keyword was: on the same line before the date, or on the line above. */
+  keywordAt?: 'same' | 'above';
+  time?: TimeOfDay;
+  weekday?: 'match' | 'mismatch';
+  ocrConfidence: number;
+  /** Letters were read as digits to get it. */
+  repaired: boolean;
 }
 
-const NUMERIC = /(?<![\d/.-])(\d{1,4})\s?([/.\-])\s?(\d{1,2})\s?\2\s?(\d{2,4})(?![\d/])/g;
-const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d])(\d{1,2})(?:st|nd|rd|th|er)?[\s.\-/,]*(${MONTH_PATTERN})\.?[\s.\-/,']*(\d{4}|\d{2})(?!\d)`, 'gi');
-const MONTH_NAME_DAY = new RegExp(String.raw`\b(${MONTH_PATTERN})\.?[\s.\-/]*(\d{1,2})(?:st|nd|rd|th)?[\s,.\-/']+(\d{4}|\d{2})(?!\d)`, 'gi');
-const COMPACT = /(?<!\d)(\d{8})(?!\d)/g;
-const TIME = /(?<!\d)([01]?\d|2[0-3])\s?[:.hH]\s?([0-5]\d)(?:\s?[:.]\s?([0-5]\d))?\s*(AM|PM|A\.M\.|P\.M\.)?(?![\d.,])/i;
+interface KeywordRule { kind: DateKind; re: RegExp }
 
-const TRANSACTION_KW = /\b(DATE|DATED|TARIKH|TANGGAL|TGL|DATUM|FECHA|DATA|INVOICE\s*DATE|BILL\s*DATE|RECEIPT\s*DATE|ISSUED?|FACTUURDATUM|RECHNUNGSDATUM|DATE\s*DE\s*FACTURE|ORDER\s*DATE|TRANS\w*\s*DATE|WAKTU)\b/;
-const DUE_KW = /\b(DUE|PAYMENT\s*DUE|ECHEANCE|FALLIG\w*|VERVAL\w*|JATUH\s*TEMPO|PAY\s*BY)\b/;
-const OTHER_KW = /\b(EXP\w*|VALID\w*|UNTIL|BEST\s*BEFORE|PRINT\w*|DELIVERY|LIVRAISON|LIEFER\w*|PERIOD|FROM|TO|BIRTH|SINCE|MEMBER|PROMO\w*|BERLAKU|CHECK[\s-]*(IN|OUT)|ARRIVAL|DEPARTURE)\b/;
+/** Ordered: more specific first. Patterns run on folded (upper-case, accent-free) text. */
+const DATE_KEYWORDS: KeywordRule[] = [
+  { kind: 'due', re: /\b(?:DUE\s*DATE|DATE\s*DUE|DATE\s*LIMITE(?:\s*DE\s*(?:PAIEMENT|REGLEMENT))?|A\s*REGLER\s*AVANT|PAYER\s*AVANT|PAYMENT\s*DUE|DUE\s*(?:ON|BY)?|PAY\s*BY|PAYABLE\s*BY|DATE\s*D\s*ECHEANCE|ECHEANCE|A\s*PAYER\s*AVANT|FALLIG\w*|ZAHLBAR\s*BIS|VERVAL\w*|UITERSTE\s*BETAALDATUM|JATUH\s*TEMPO|VENCIMIENTO|SCADENZA)\b/ },
+  { kind: 'order', re: /\b(?:ORDER\s*DATE|DATE\s*OF\s*ORDER|ORDER\s*PLACED|BESTELLDATUM|DATE\s*DE\s*(?:LA\s*)?COMMANDE|BESTELDATUM|FECHA\s*DE\s*PEDIDO|TGL\s*PESANAN)\b/ },
+  { kind: 'other', re: /\b(?:EXP\w*|VALID\w*|UNTIL|BEST\s*BEFORE|USE\s*BY|PRINT\w*|REPRINT\w*|CETAK|DELIVERY\s*DATE|DELIVERY|DELIVERED|SHIP\w*|LIVRAISON|LIEFER\w*|LEVER\w*|PERIOD\w*|PERIODE|FROM|TO|BIRTH\w*|SINCE|MEMBER\w*|PROMO\w*|BERLAKU|CHECK\s*-?\s*(?:IN|OUT)|ARRIVAL|DEPARTURE|ARRIVEE|DEPART|START|END|DU|AU|VOM|BIS|VAN|TOT|DESDE|HASTA|SERVICE\s*DATE|LEISTUNGSDATUM|MULAI|SAMPAI|S\/D|RETURN\w*|REFUND|WARRANTY|GARANSI|JOINED|OPENED|LAST\s*VISIT|NEXT\s*VISIT)\b/ },
+  { kind: 'transaction', re: /\b(?:INVOICE\s*DATE|DATE\s*OF\s*INVOICE|BILL\s*DATE|BILLING\s*DATE|RECEIPT\s*DATE|DATE\s*OF\s*ISSUE|ISSUE\s*DATE|ISSUED(?:\s*ON)?|TAX\s*POINT|TRANS\w*\s*DATE|SALES?\s*DATE|PURCHASE\s*DATE|PAYMENT\s*DATE|DATE\s*DE\s*FACTURE|DATE\s*FACTURE|DATE\s*D\s*EMISSION|FACTUURDATUM|RECHNUNGSDATUM|RECHNUNGS\s*DATUM|FECHA\s*DE\s*(?:FACTURA|EMISION)|DATA\s*(?:FATTURA|EMISSIONE)|DATE|DATED|DATUM|FECHA|DATA|TANGGAL|TGL|TARIKH|WAKTU|FACTURE\s*DU|INVOICE|BILL|RECEIPT|FACTURE|RECHNUNG|FACTUUR)\b/ },
+];
 
-function validDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
-}
+const DATE_KEYWORDS_GLOBAL = DATE_KEYWORDS.map((r) => ({ ...r, g: new RegExp(r.re.source, 'g') }));
 
-function year4(y: number): number { return y < 100 ? 2000 + y : y; }
-
-/** Reads a numeric a/b/c date under the locale; undefined when no valid reading. */
-export function readNumericDate(a: number, b: number, c: number, aLen: number, cLen: number, dayFirst: boolean): { y: number; m: number; d: number; ambiguous: boolean } | undefined {
-  if (aLen === 4) return validDate(a, b, c) ? { y: a, m: b, d: c, ambiguous: false } : undefined; // yyyy-mm-dd
-  if (cLen !== 2 && cLen !== 4) return undefined;
-  const y = year4(c);
-  const dm = validDate(y, b, a) ? { y, m: b, d: a } : undefined;
-  const md = validDate(y, a, b) ? { y, m: a, d: b } : undefined;
-  if (dm && md) {
-    if (a === b) return { ...dm, ambiguous: false };
-    return { ...(dayFirst ? dm : md), ambiguous: true };
-  }
-  const r = dm ?? md;
-  return r ? { ...r, ambiguous: false } : undefined;
-}
-
-function timeNear(line: Line, from: number): DateCandidate['time'] | undefined {
-  const rest = line.text.slice(from);
-  const m = TIME.exec(rest) ?? TIME.exec(line.text.slice(0, Math.max(0, from)));
-  if (!m) return undefined;
-  let h = Number(m[1]);
-  const min = Number(m[2]);
-  const s = m[3] ? Number(m[3]) : 0;
-  const ap = m[4]?.toUpperCase().replace(/\./g, '');
-  if (ap === 'PM' && h < 12) h += 12;
-  if (ap === 'AM' && h === 12) h = 0;
-  return { h, m: min, s };
-}
-
-/** Every date printed in the document. */
-export function dateCandidates(doc: Document, locale: Locale, now: Date): DateCandidate[] {
-  const out: DateCandidate[] = [];
-  const maxYear = now.getUTCFullYear() + 1;
-  for (let li = 0; li < doc.lines.length; li++) {
-    const line = doc.lines[li]!;
-    const text = line.text;
-    const found: Array<{ y: number; m: number; d: number; ambiguous: boolean; start: number; end: number }> = [];
+/** The kind of date a keyword names, from the text before the date. */
+function keywordBefore(text: string): { kind: DateKind; keyword: string } | undefined {
+  const t = fold(text);
+  let best: { kind: DateKind; keyword: string; end: number; len: number } | undefined;
+  for (const rule of DATE_KEYWORDS_GLOBAL) {
+    const re = rule.g;
+    re.lastIndex = 0;
     let m: RegExpExecArray | null;
-    NUMERIC.lastIndex = 0;
-    while ((m = NUMERIC.exec(text))) {
-      const r = readNumericDate(Number(m[1]), Number(m[3]), Number(m[4]), m[1]!.length, m[4]!.length, locale.dayFirst);
-      if (r) found.push({ ...r, start: m.index, end: m.index + m[0].length });
+    while ((m = re.exec(t))) {
+      const end = m.index + m[0].length;
+      // the keyword closest to the date wins; on a tie the earlier (more specific) rule
+      if (!best || end > best.end || (end === best.end && m[0].length > best.len)) best = { kind: rule.kind, keyword: m[0].trim(), end, len: m[0].length };
     }
-    DAY_MONTH_NAME.lastIndex = 0;
-    while ((m = DAY_MONTH_NAME.exec(text))) {
-      const month = MONTHS[m[2]!.toLowerCase()];
-      const y = year4(Number(m[3]));
-      if (month && validDate(y, month, Number(m[1]))) found.push({ y, m: month, d: Number(m[1]), ambiguous: false, start: m.index, end: m.index + m[0].length });
-    }
-    MONTH_NAME_DAY.lastIndex = 0;
-    while ((m = MONTH_NAME_DAY.exec(text))) {
-      const month = MONTHS[m[1]!.toLowerCase()];
-      const y = year4(Number(m[3]));
-      if (month && validDate(y, month, Number(m[2]))) found.push({ y, m: month, d: Number(m[2]), ambiguous: false, start: m.index, end: m.index + m[0].length });
-    }
-    if (!found.length) {
-      COMPACT.lastIndex = 0;
-      while ((m = COMPACT.exec(text))) {
-        const s = m[1]!;
-        const ymd = { y: +s.slice(0, 4), m: +s.slice(4, 6), d: +s.slice(6, 8) };
-        const dmy = { y: +s.slice(4, 8), m: +s.slice(2, 4), d: +s.slice(0, 2) };
-        const okY = (x: { y: number; m: number; d: number }) => x.y >= 2000 && x.y <= maxYear && validDate(x.y, x.m, x.d);
-        const r = okY(ymd) && !okY(dmy) ? ymd : okY(dmy) && !okY(ymd) ? dmy : undefined;
-        if (r) found.push({ ...r, ambiguous: false, start: m.index, end: m.index + 8 });
+  }
+  if (!best) return undefined;
+  // generic words far from the date ("INVOICE" at the start of a long line) say little
+  if (/^(INVOICE|BILL|RECEIPT|FACTURE|RECHNUNG|FACTUUR)$/.test(best.keyword) && t.length - best.end > 25) return undefined;
+  return { kind: best.kind, keyword: best.keyword };
+}
+
+/** Every date in the document with its evidence. */
+export function findDateCandidates(doc: Document, locale: Locale, now: Date): DateCandidate[] {
+  const maxYear = now.getUTCFullYear() + 1;
+  const out: DateCandidate[] = [];
+  // document-level day/month order: unambiguous numeric dates vote
+  let dayFirst = locale.dayFirst;
+  const perLine = doc.lines.map((line) => {
+    const { text, repairs } = repairDigitRuns(line.text);
+    return { line, text, repairs, dates: parseDates(text, dayFirst, maxYear) };
+  });
+  let dm = 0, md = 0;
+  for (const p of perLine) for (const d of p.dates) {
+    if (d.form !== 'numeric' || d.y < 2000 || d.y > maxYear) continue;
+    if (d.orders === 'dm') dm++;
+    if (d.orders === 'md') md++;
+  }
+  // a settled country needs more than one odd date to change its order
+  const settled = locale.countryConfidence >= 0.8;
+  if (md > dm && dayFirst && (!settled || md >= 2)) dayFirst = false;
+  else if (dm > md && !dayFirst && (!settled || dm >= 2)) dayFirst = true;
+  if (dayFirst !== locale.dayFirst) {
+    for (const p of perLine) p.dates = parseDates(p.text, dayFirst, maxYear);
+  }
+
+  perLine.forEach((p, li) => {
+    if (!p.dates.length) return;
+    const line = p.line;
+    for (const d of p.dates) {
+      if (d.y < 2000 || d.y > maxYear) continue;
+      let kw = keywordBefore(line.text.slice(0, d.start));
+      let keywordAt: DateCandidate['keywordAt'] = kw ? 'same' : undefined;
+      if (!kw && li > 0 && doc.lines[li - 1]!.page === line.page) {
+        const above = perLine[li - 1]!;
+        // a label above the value (invoice header tables): the label in the same column, when the line above holds no date itself
+        const k = above.dates.length ? undefined : columnKeyword(above.line, boxesForSpan(line, d.start, d.end));
+        if (k) { kw = k; keywordAt = 'above'; }
       }
-    }
-    if (!found.length) continue;
-    const up = fold(text);
-    const prev = li > 0 ? fold(doc.lines[li - 1]!.text) : '';
-    const kwDue = DUE_KW.exec(up);
-    const kwTx = TRANSACTION_KW.exec(up) ?? (!kwDue && TRANSACTION_KW.test(prev) && !/\d/.test(prev) ? TRANSACTION_KW.exec(prev) : null);
-    const kwOther = OTHER_KW.exec(up);
-    for (const f of found) {
-      if (f.y < 2000 || f.y > maxYear) continue;
-      const kind: DateCandidate['kind'] = kwDue ? 'due' : kwOther && !kwTx ? 'other' : 'transaction';
-      const time = timeNear(line, f.end);
+      // "from X to Y": the words after the date can also mark it
+      const after = fold(line.text.slice(d.end, d.end + 6));
+      if (!kw && /^\s*(?:-|TO|AU|BIS|TOT|S\/D)\s/.test(after) && p.dates.length > 1) kw = { kind: 'other', keyword: 'period' };
+      const t = parseTime(p.text.slice(d.end)) ?? parseTime(p.text.slice(0, d.start)) ?? (li + 1 < perLine.length ? timeAlone(perLine[li + 1]!.text) : undefined);
+      const wd = weekdayIn(line.text.slice(0, d.start) + ' ' + line.text.slice(d.end));
+      let weekday: DateCandidate['weekday'];
+      if (wd !== undefined && validDate(d.y, d.m, d.d)) weekday = new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay() === wd ? 'match' : 'mismatch';
       out.push({
-        year: f.y, month: f.m, day: f.d, ambiguous: f.ambiguous, line, start: f.start, end: f.end,
-        ...(time ? { time } : {}),
-        keyword: (kwDue?.[0] ?? kwTx?.[0] ?? kwOther?.[0] ?? '-').trim(), kind, score: 0,
+        date: d, line, kind: kw?.kind ?? 'none', keyword: kw?.keyword ?? '-',
+        ...(keywordAt && kw ? { keywordAt } : {}),
+        ...(t ? { time: { h: t.h, m: t.m, s: t.s } } : {}),
+        ...(weekday ? { weekday } : {}),
+        ocrConfidence: confidenceForSpan(line, d.start, d.end),
+        repaired: p.repairs.some((r) => r.start < d.end && r.end > d.start),
       });
     }
-  }
+  });
   return out;
 }
 
-function iso(c: DateCandidate, withTime: boolean): string {
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const t = withTime && c.time ? `${p(c.time.h)}:${p(c.time.m)}:${p(c.time.s)}` : '12:00:00';
-  return `${p(c.year, 4)}-${p(c.month)}-${p(c.day)}T${t}.000Z`;
+/** Every date keyword of a line with its span. */
+function keywordSpans(text: string): Array<{ kind: DateKind; keyword: string; start: number; end: number }> {
+  const t = fold(text);
+  const out: Array<{ kind: DateKind; keyword: string; start: number; end: number }> = [];
+  for (const rule of DATE_KEYWORDS_GLOBAL) {
+    const re = rule.g;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(t))) {
+      if (out.some((o) => o.start < m!.index + m![0].length && m!.index < o.end)) continue;
+      out.push({ kind: rule.kind, keyword: m[0].trim(), start: m.index, end: m.index + m[0].length });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
-export interface DateFields { date?: Located<string>; dueDate?: Located<string> }
+/**
+ * The label on the line above that heads the column of a value: the keyword whose box overlaps the
+ * value horizontally (or, for a lone label ending its line, that label).
+ */
+function columnKeyword(above: Line, valueBoxes: Box[]): { kind: DateKind; keyword: string } | undefined {
+  const spans = keywordSpans(above.text);
+  if (!spans.length) return undefined;
+  const vx0 = Math.min(...valueBoxes.map((b) => b.x0)), vx1 = Math.max(...valueBoxes.map((b) => b.x1));
+  let best: { kind: DateKind; keyword: string; d: number } | undefined;
+  for (const sp of spans) {
+    const bs = boxesForSpan(above, sp.start, sp.end);
+    const kx0 = Math.min(...bs.map((b) => b.x0)), kx1 = Math.max(...bs.map((b) => b.x1));
+    const overlap = Math.min(kx1, vx1) - Math.max(kx0, vx0);
+    const d = overlap > 0 ? 0 : Math.min(Math.abs(kx0 - vx0), Math.abs(kx1 - vx1));
+    if (!best || d < best.d) best = { kind: sp.kind, keyword: sp.keyword, d };
+  }
+  const width = Math.max(1, vx1 - vx0);
+  if (best && best.d <= width) return { kind: best.kind, keyword: best.keyword };
+  // a short label line ("Date:") above a value
+  const words = above.text.trim().split(/\s+/).length;
+  const last = spans[spans.length - 1]!;
+  if (words <= 3 && fold(above.text).slice(last.end).replace(/[^A-Z0-9]/g, '').length === 0) return { kind: last.kind, keyword: last.keyword };
+  return undefined;
+}
 
-/** Chooses the transaction date (and a due date when printed). */
-export function findDates(doc: Document, locale: Locale, extractTime: boolean, now: Date): DateFields {
-  const cands = dateCandidates(doc, locale, now);
-  const out: DateFields = {};
-  const key = (c: DateCandidate) => `${c.year}-${c.month}-${c.day}`;
-  const counts = new Map<string, number>();
-  for (const c of cands) counts.set(key(c), (counts.get(key(c)) ?? 0) + 1);
-  const nowMs = now.getTime();
-  const n = doc.lines.length || 1;
-  for (const c of cands) {
-    let s = 1;
-    if (c.kind === 'transaction' && c.keyword !== '-') s += 1.5;
-    if (c.kind === 'due') s -= 2;
-    if (c.kind === 'other') s -= 1.5;
-    if (c.time) s += 0.8;
-    if (c.ambiguous) s -= 0.3;
-    s += 0.4 * Math.min(2, (counts.get(key(c)) ?? 1) - 1);
-    const ms = Date.UTC(c.year, c.month - 1, c.day);
-    if (ms > nowMs + 86_400_000) s -= 2; // in the future
-    if (ms < nowMs - 30 * 365 * 86_400_000) s -= 1;
-    s -= 0.2 * (c.line.index / n); // transaction dates are usually printed high up or next to the time
-    c.score = s;
-  }
-  const tx = cands.filter((c) => c.kind !== 'due').sort((a, b) => b.score - a.score);
-  const best = tx[0];
-  if (best) {
-    const distinct = new Set(tx.map(key)).size;
-    let conf = 0.6;
-    if (best.keyword !== '-' && best.kind === 'transaction') conf += 0.12;
-    if (best.time) conf += 0.12;
-    if (distinct === 1) conf += 0.15;
-    else if ((tx[1] && key(tx[1]) !== key(best) && tx[1].score > best.score - 0.8)) conf -= 0.2;
-    if ((counts.get(key(best)) ?? 1) > 1) conf += 0.05;
-    if (best.ambiguous) conf -= locale.countryConfidence >= 0.6 ? 0.05 : 0.2;
-    if (best.kind === 'other') conf -= 0.25;
-    out.date = {
-      value: iso(best, extractTime), confidence: Math.max(0.05, Math.min(0.99, conf)), text: best.line.text,
-      lineIndex: best.line.index, keyword: best.keyword, boxes: boxesForSpan(best.line, best.start, best.end), page: best.line.page,
-    };
-  }
-  const due = cands.filter((c) => c.kind === 'due').sort((a, b) => b.score - a.score)[0];
-  if (due) {
-    out.dueDate = {
-      value: iso(due, false), confidence: due.ambiguous ? 0.55 : 0.75, text: due.line.text, lineIndex: due.line.index,
-      keyword: due.keyword, boxes: boxesForSpan(due.line, due.start, due.end), page: due.line.page,
-    };
-  }
-  return out;
+/** A time printed on a line of its own (or with a short label) just below a date. */
+function timeAlone(text: string): ReturnType<typeof parseTime> {
+  if ((text.match(/\p{L}/gu) ?? []).length > 12) return undefined;
+  return parseTime(text);
 }

@@ -1,48 +1,125 @@
-/** Invoice and receipt numbers: a keyword (many languages) followed by an id-like token. */
-import type { Document } from '../document/types.js';
+/**
+ * Invoice and receipt numbers: a keyword (many languages) followed by an id-like token on the same
+ * line, on the next line, or below it in the same column (invoice header tables).
+ */
+import type { Box, Document, Line } from '../document/types.js';
+import { parseDates } from '../locale/dates.js';
 import { boxesForSpan, fold } from './text.js';
 import type { Located } from './types.js';
 
-const INVOICE_KW = /\b(INVOICE|INV|FACTURE|FACTURA|RECHNUNG|FACTUUR|FAKTUR|FATTURA|BILL|TAX\s*INVOICE)\s*(?:NUMBER|NUMMER|NUMERO|NO\b|NO\.|NR\.?|N°|N\.|#|ID)?\s*[.:#]?\s*/i;
-const RECEIPT_KW = /\b(RECEIPT|RCPT|RECEIPT\s*NO|BILL|CHECK|CHK|DOC(UMENT)?|TRANS(ACTION)?|TRX|TRN|STRUK|NOTA|ORDER|SLIP|REF(ERENCE)?|BOOKING\s*ID|CS|CB|SO|TICKET|TICKET\s*NO|NO\.?\s*PESANAN|KODE)\s*(?:NUMBER|NO\b|NO\.|NR\.?|N°|#|ID)?\s*[.:#]?\s*/i;
-const ID_TOKEN = /^#?\s*([A-Z0-9][A-Z0-9\-_/.]*\d[A-Z0-9\-_/.]*)/i;
+const NUMBER_WORD = String.raw`(?:\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#|ID|REF))?`;
 
-function findAfter(doc: Document, kw: RegExp, minDigits: number, excluded: RegExp): Located<string> | undefined {
-  for (const line of doc.lines) {
-    const text = line.text;
-    kw.lastIndex = 0;
-    const m = kw.exec(text);
-    if (!m) continue;
-    if (excluded.test(fold(text))) continue;
-    let rest = text.slice(m.index + m[0].length);
-    let from = m.index + m[0].length;
-    // the label may stand alone with the value on the next line
-    let target = line;
-    if (!rest.trim()) {
-      const next = doc.lines[line.index + 1];
-      if (!next || next.page !== line.page) continue;
-      target = next; rest = next.text; from = 0;
+interface IdRule { kind: 'invoice' | 'receipt'; strength: number; re: RegExp }
+
+/** Patterns on folded text; the match ends where the value may start. */
+const ID_RULES: IdRule[] = [
+  { kind: 'invoice', strength: 3, re: new RegExp(String.raw`\b(?:TAX\s*INVOICE|INVOICE|INV|BILL|CASH\s*INV|FACTURE|FACTURA|FATTURA|FAKTUR|NOTA\s*FISCAL)\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#)\s*\.?`, 'g') },
+  { kind: 'invoice', strength: 3, re: /\b(?:RECHNUNGS?\s*-?\s*(?:NR|NUMMER|NO)|FACTUUR\s*-?\s*(?:NUMMER|NR|NO)|NUMERO\s*DE\s*FACTURE|NUMERO\s*FACTURE|N°\s*DE\s*FACTURE|INVOICE\s*ID|NO\.?\s*FAKTUR|NOMOR\s*FAKTUR)\b\.?/g },
+  { kind: 'receipt', strength: 2.5, re: new RegExp(String.raw`\b(?:RECEIPT|RCPT|RECIEPT|TRANS(?:ACTION)?|TRX|TRN|DOC(?:UMENT)?|SLIP|TICKET|CHECK|CHK|ORDER|BOOKING|RESERVATION|CONFIRMATION|STRUK|NOTA|KWITANSI)\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|#|ID|CODE)\s*\.?`, 'g') },
+  { kind: 'receipt', strength: 2, re: /\b(?:NO\.?\s*(?:PESANAN|NOTA|STRUK|TRANSAKSI|ORDER)|KODE\s*TRANSAKSI|BOOKING\s*ID|ORDER\s*ID|CB\s*#|BILL\s*#|REF(?:ERENCE)?\s*(?:NO|#|ID)?)\b\.?/g },
+  { kind: 'receipt', strength: 2, re: /\b(?:RECEIPT|TICKET|BON|BELEG|KASSENBON|STRUK|NOTA|TRANSACTION|TRANS|BILL|CHECK)\s*[:#]/g },
+  // a bare document word followed by an id ("Invoice INV/2023/03/0008", "Facture 2022089083", "# invoice_number_1")
+  { kind: 'invoice', strength: 2, re: new RegExp(String.raw`\b(?:INVOICE|FACTURE|FACTUUR|RECHNUNG|FACTURA|FATTURA)${NUMBER_WORD}\b`, 'g') },
+  { kind: 'invoice', strength: 1.5, re: /^\s*#(?=\s*\S*\d)/g },
+];
+
+/** Words that follow a keyword but are not its value. */
+const NOT_VALUE = /^(?:DATE|DATUM|DAY|TO|FROM|ADDRESS|TOTAL|AMOUNT|SUMMARY|DETAILS|PAGE|SEITE|DU|DE|VAN|VOM|OF|FOR|POUR|AN|BIS|DUE|NO|NR|N°|#|:|-)$/i;
+const TOKEN = /^[#:.\s°-]*([A-Z0-9][A-Z0-9\-_/.]*[A-Z0-9]|[0-9])/i;
+
+interface Found { value: string; kind: 'invoice' | 'receipt'; strength: number; line: Line; start: number; keyword: string; where: 'same' | 'next' | 'column' }
+
+function validId(v: string): boolean {
+  const digits = (v.match(/\d/g) ?? []).length;
+  if (digits < 1) return false;
+  if (digits < 3 && v.length < 4) return false;
+  if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(v)) return false; // a date
+  if (/^\d+[.,]\d{2}$/.test(v)) return false; // an amount
+  if (/^\d{1,2}:\d{2}/.test(v)) return false; // a time
+  if (parseDates(v, true, 2200).some((d) => d.start === 0 && d.end === v.length)) return false;
+  return true;
+}
+
+function valueAt(text: string, from: number): { value: string; start: number } | undefined {
+  let rest = text.slice(from);
+  let offset = from;
+  // skip filler words ("No.", ":", "#") between the keyword and the value
+  for (let k = 0; k < 3; k++) {
+    const w = /^[\s:#.°-]*([^\s]+)/.exec(rest);
+    if (!w) return undefined;
+    if (NOT_VALUE.test(w[1]!.replace(/[.:]$/, ''))) { offset += w[0].length; rest = rest.slice(w[0].length); continue; }
+    break;
+  }
+  const m = TOKEN.exec(rest);
+  if (!m) return undefined;
+  const value = m[1]!.replace(/[.\-/]+$/, '');
+  if (!validId(value)) return undefined;
+  return { value, start: offset + m.index + m[0].indexOf(m[1]!) };
+}
+
+/** The token of `line` below a keyword span of the line above (same column). */
+function valueBelow(line: Line, keywordBoxes: Box[]): { value: string; start: number } | undefined {
+  const kx0 = Math.min(...keywordBoxes.map((b) => b.x0)), kx1 = Math.max(...keywordBoxes.map((b) => b.x1));
+  let pos = 0;
+  for (const w of line.words) {
+    const at = line.text.indexOf(w.text, pos);
+    pos = at + w.text.length;
+    const overlap = Math.min(kx1, w.box.x1) - Math.max(kx0, w.box.x0);
+    if (overlap > 0 || Math.abs(w.box.x0 - kx0) < (kx1 - kx0) * 0.5) {
+      const m = TOKEN.exec(w.text);
+      if (m && validId(m[1]!.replace(/[.\-/]+$/, ''))) return { value: m[1]!.replace(/[.\-/]+$/, ''), start: at + m.index + m[0].indexOf(m[1]!) };
+      return undefined;
     }
-    const lead = rest.length - rest.trimStart().length;
-    const t = ID_TOKEN.exec(rest.trimStart());
-    if (!t) continue;
-    const value = t[1]!.replace(/[.\-/]+$/, '');
-    if ((value.match(/\d/g) ?? []).length < minDigits) continue;
-    if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(value)) continue; // a date
-    const start = from + lead + t[0].indexOf(t[1]!);
-    return {
-      value, confidence: target === line ? 0.8 : 0.65, text: target.text, lineIndex: target.index, keyword: m[1]!.trim(),
-      boxes: boxesForSpan(target, start, start + value.length), page: target.page,
-    };
   }
   return undefined;
 }
 
+function findAll(doc: Document): Found[] {
+  const out: Found[] = [];
+  for (const line of doc.lines) {
+    const t = fold(line.text);
+    const claimed: Array<[number, number]> = [];
+    for (const rule of ID_RULES) {
+      rule.re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = rule.re.exec(t))) {
+        const s = m.index, e = m.index + m[0].length;
+        if (!m[0].length) { rule.re.lastIndex++; continue; }
+        if (claimed.some(([a, b]) => s < b && a < e)) continue;
+        claimed.push([s, e]);
+        const keyword = line.text.slice(s, e).trim() || '#';
+        const same = valueAt(line.text, e);
+        if (same) { out.push({ ...same, kind: rule.kind, strength: rule.strength, line, keyword, where: 'same' }); continue; }
+        const next = doc.lines[line.index + 1];
+        if (!next || next.page !== line.page) continue;
+        // the label alone at the end of its line: the value is on the next line, or below in the same column
+        const below = valueBelow(next, boxesForSpan(line, s, e));
+        if (below) { out.push({ ...below, kind: rule.kind, strength: rule.strength - 0.5, line: next, keyword, where: 'column' }); continue; }
+        if (!t.slice(e).trim()) {
+          const v = valueAt(next.text, 0);
+          if (v) out.push({ ...v, kind: rule.kind, strength: rule.strength - 0.7, line: next, keyword, where: 'next' });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function located(f: Found): Located<string> {
+  const confidence = Math.min(0.9, 0.45 + 0.12 * f.strength + (f.where === 'same' ? 0.05 : 0));
+  return {
+    value: f.value, confidence: Math.round(confidence * 100) / 100, text: f.line.text, lineIndex: f.line.index, keyword: f.keyword,
+    boxes: boxesForSpan(f.line, f.start, f.start + f.value.length), page: f.line.page,
+  };
+}
+
 export function findIds(doc: Document): { invoiceNumber?: Located<string>; receiptNumber?: Located<string> } {
+  const all = findAll(doc);
+  const pick = (kind: 'invoice' | 'receipt') => all.filter((f) => f.kind === kind).sort((a, b) => b.strength - a.strength || a.line.index - b.line.index)[0];
   const out: { invoiceNumber?: Located<string>; receiptNumber?: Located<string> } = {};
-  const inv = findAfter(doc, INVOICE_KW, 2, /INVOICE\s*(DATE|TO|ADDRESS|TOTAL|AMOUNT)|\bTAX\s*INVOICE\s*$/);
-  if (inv) out.invoiceNumber = inv;
-  const rec = findAfter(doc, RECEIPT_KW, 3, /\b(DATE|TOTAL|TEL|PHONE|FAX)\b/);
-  if (rec && (!inv || rec.value !== inv.value)) out.receiptNumber = rec;
+  const inv = pick('invoice');
+  if (inv) out.invoiceNumber = located(inv);
+  const rec = pick('receipt');
+  if (rec && (!inv || rec.value !== inv.value)) out.receiptNumber = located(rec);
   return out;
 }

@@ -1,45 +1,103 @@
 /**
  * Field extraction: finders propose candidates with evidence from the Document, resolvers choose one
  * value per field with a confidence. Pure and synchronous; sees only the Document and the context.
+ *
+ *   locale   <- inferLocale(doc, near, language)
+ *   money    <- findMoney (labelled amounts, summary rows, items)  -> resolveMoney (arithmetic)
+ *   dates    <- findDateCandidates                                  -> resolveDates
+ *   merchant <- findMerchant (name, address, city/state/postcode/country, phone, tax id, website)
+ *   ids, payment
  */
 import type { Document } from '../document/types.js';
 import { inferLocale } from '../locale/index.js';
+import type { Locale } from '../locale/index.js';
+import { isoDate } from '../locale/dates.js';
 import { findMoney } from './amounts.js';
-import { findDates } from './dates.js';
+import { findDateCandidates } from './dates.js';
 import { findMerchant } from './merchant.js';
 import { findIds } from './ids.js';
 import { findPayment } from './payment.js';
-import { amountsInLine, classifyNumbers, toFound } from './numbers.js';
-import type { FieldContext, FieldResults } from './types.js';
+import { classifyNumbers, toFound } from './numbers.js';
+import { boxesForSpan } from './text.js';
+import { resolveMoney } from '../resolve/money.js';
+import type { ChosenAmount } from '../resolve/money.js';
+import { resolveDates } from '../resolve/dates.js';
+import type { ChosenDate } from '../resolve/dates.js';
+import type { FieldContext, FieldResults, Located } from './types.js';
 
 export type { FieldContext, FieldResults, Located, FoundNumber } from './types.js';
 
+function moneyField(doc: Document, c: ChosenAmount | undefined, currency: string | undefined): Located<number> | undefined {
+  if (!c) return undefined;
+  const src = c.source;
+  const line = src ? src.amount.line : doc.lines[0];
+  if (!line) return undefined;
+  const code = src?.amount.currency ?? currency;
+  return {
+    value: c.value, confidence: c.confidence, text: line.text, lineIndex: line.index, keyword: c.keyword || '-',
+    boxes: src ? boxesForSpan(line, src.amount.start, src.amount.end) : [], page: line.page,
+    ...(code ? { currencyCode: code } : {}),
+  };
+}
+
+function dateField(c: ChosenDate | undefined, withTime: boolean): Located<string> | undefined {
+  if (!c) return undefined;
+  const d = c.candidate;
+  return {
+    value: isoDate(d.date, withTime ? d.time : undefined), confidence: c.confidence, text: d.line.text, lineIndex: d.line.index,
+    keyword: d.keyword || '-', boxes: boxesForSpan(d.line, d.date.start, d.date.end), page: d.line.page,
+  };
+}
+
+/** Extracts every field of the contract from a Document. */
 export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
-  const locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
+  const locale: Locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
   const now = ctx.now ?? new Date();
-  const money = findMoney(doc, locale);
-  const dates = findDates(doc, locale, ctx.extractTime, now);
+  const currency = locale.currency || undefined;
+
+  const moneyFacts = findMoney(doc, locale);
+  const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length });
+  const dateCands = findDateCandidates(doc, locale, now);
+  const dates = resolveDates(dateCands, locale, now, doc.lines.length);
   const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}) });
   const ids = findIds(doc);
   const payment = findPayment(doc);
-  const amounts = doc.lines.flatMap((l) => amountsInLine(l, locale)).filter((a) => a.moneyLike);
-  const { totalEvidence: _evidence, ...moneyFields } = money;
+
+  const amounts = moneyFacts.candidates.filter((c) => c.amount.moneyLike).map((c) => c.amount);
   const out: FieldResults = {
-    ...moneyFields,
-    ...dates,
-    ...merchant,
-    ...ids,
-    ...payment,
     amounts: amounts.map(toFound),
     lineAmounts: amounts.filter((a) => a.atLineEnd).map(toFound),
     numbers: classifyNumbers(doc, locale),
     warnings: [],
   };
-  if (locale.currency) {
-    const anchor = money.totalAmount;
+  const set = <K extends keyof FieldResults>(k: K, v: FieldResults[K] | undefined) => { if (v !== undefined) out[k] = v; };
+  set('totalAmount', moneyField(doc, money.total, currency));
+  set('taxAmount', moneyField(doc, money.tax, currency));
+  set('subtotalAmount', moneyField(doc, money.subtotal, currency));
+  set('paidAmount', moneyField(doc, money.paid, currency));
+  set('discountAmount', moneyField(doc, money.discount, currency));
+  set('tipAmount', moneyField(doc, money.tip, currency));
+  set('roundingAmount', moneyField(doc, money.rounding, currency));
+  set('date', dateField(dates.date, ctx.extractTime));
+  set('dueDate', dateField(dates.dueDate, false));
+  const { evidence: merchantEvidence, addressEvidence, ...merchantFields } = merchant;
+  for (const [k, v] of Object.entries(merchantFields)) set(k as keyof FieldResults, v as never);
+  for (const [k, v] of Object.entries(ids)) set(k as keyof FieldResults, v as never);
+  for (const [k, v] of Object.entries(payment)) set(k as keyof FieldResults, v as never);
+  if (currency) {
+    const anchor = out.totalAmount;
+    const conf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));
     out.currencyCode = anchor
-      ? { ...anchor, value: locale.currency, confidence: Math.max(0.3, Math.min(0.95, locale.countryConfidence || (locale.printedCurrency ? 0.8 : 0.3))) }
-      : { value: locale.currency, confidence: 0.5, text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };
+      ? { ...anchor, value: currency, confidence: Math.round(conf * 100) / 100, keyword: '-' }
+      : { value: currency, confidence: Math.round(Math.min(conf, 0.6) * 100) / 100, text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };
+    delete out.currencyCode.currencyCode;
   }
+  out.evidence = {
+    ...(money.total ? { totalAmount: money.total.evidence } : {}),
+    ...(dates.date ? { date: dates.date.evidence } : {}),
+    ...(merchantEvidence ?? {}),
+    ...(addressEvidence ? { merchantAddress: addressEvidence } : {}),
+    locale: [`country=${locale.countryCode ?? '?'}@${locale.countryConfidence.toFixed(2)}`, `currency=${currency ?? '?'}`, `dayFirst=${locale.dayFirst}`, `decimalComma=${locale.decimalComma}`, `whole=${locale.wholeCurrency}`, ...locale.evidence],
+  };
   return out;
 }

@@ -1,50 +1,110 @@
 /**
- * The merchant: its name from the header (company suffixes, larger text, position; skipping document
- * titles, slogans, addresses, phone and registration lines), the address block under it split into
- * city, state, postal code and country, and its phone, tax id and website.
+ * The merchant: its name from the header (company suffixes, larger text, position, the name repeated
+ * in the footer or in the website/e-mail domain; skipping document titles, slogans, addresses, phone
+ * and registration lines, and the customer's block after "Bill to" / "To:"), then the address block
+ * under it (address.ts), and the merchant's phone, tax id and website.
  */
 import type { Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { ID_PROVINCES, MY_STATES, US_STATES } from '../locale/lexicon.js';
+import { COMPANY_SUFFIX_PATTERN } from '../locale/lexicon.js';
+import { findAddress, looksLikeAddress } from './address.js';
+import type { AddressFields } from './address.js';
 import { fold, segmentsOf } from './text.js';
 import type { Segment } from './text.js';
 import type { Located } from './types.js';
+import { confidenceFrom } from '../resolve/confidence.js';
+import type { EvidenceTerm } from '../resolve/confidence.js';
 
-const COMPANY_SUFFIX = /\b(SDN\.?\s*BHD|BHD|BERHAD|ENTERPRISE|ENTERPRISES|TRADING|LTD|LIMITED|LLC|L\.L\.C|INC|CORP|CORPORATION|CO\.?\s*LTD|GMBH|AG|S\.?A\.?S?|SARL|S\.?R\.?L|B\.?V\.?|N\.?V\.?|PTE|PT|CV|TBK|PLC|PVT|LLP|KG|OY|AB|SPA|S\.?L\.?|RESTORAN|RESTAURANT|CAFE|KEDAI|MART|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|BAKERY|MINIMARKET|SUPERMARKET|STATIONERY|BOOKSTORE|HOTEL)\b\.?/;
-const NOT_NAME = /\b(TAX\s*INVOICE|INVOICE|FACTURE|RECHNUNG|FACTUUR|FAKTUR|RECEIPT|RECIEPT|KWITANSI|NOTA|STRUK|BILL|CASH\s*SALE|SALES\s*ORDER|OFFICIAL|WELCOME|SELAMAT|THANK|TERIMA\s*KASIH|MERCI|DANKE|TEL|TELP|FAX|PHONE|HP|MOBILE|EMAIL|E-MAIL|GST|SST|VAT|NPWP|TVA|REG\b|REG\.|CO\.?\s*NO|COMPANY\s*NO|ROC|DATE|TARIKH|TANGGAL|CASHIER|KASIR|TABLE|MEJA|ORDER|PAGE|COPY|DUPLICATE|ORIGINAL|CUSTOMER|BILL\s*TO|SHIP\s*TO|SOLD\s*TO|INVOICE\s*TO|WWW\.|HTTP|\.COM\b|@|OPEN\s*DAILY|BUKA|HOURS|POS\b|TERMINAL|MEMBER)\b/;
-const ADDRESS_WORD = /\b(JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|NO|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|UNIT|SUITE|STE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|HIGHWAY|HWY|WAY|PLAZA|SQUARE|CENTRE|CENTER|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|AVENUE|BD|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|PASAR|SEKSYEN|SECTION|SS\d+|USJ|PJU|PJS|INDUSTRIAL|PERINDUSTRIAN|PARK|ESTATE)\b/;
-const POSTCODE = /\b(\d{5})\b|\b(\d{4}\s?[A-Z]{2})\b|\b([A-Z]\d[A-Z]\s?\d[A-Z]\d)\b|\b(\d{3}\s?\d{3})\b/;
-const PHONE = /(?:\b(?:TEL|TELP|TELEPHONE|PHONE|PH|HP|MOBILE|FAX|T)\b\.?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?[\d][\d\s\-().]{6,}\d)/i;
-const TAX_ID = /\b(GST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|SST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|VAT\s*(?:REG\w*)?\s*(?:NO|NUMBER|ID|#)?|TVA(?:\s*INTRACOM\w*)?|N°\s*TVA|USt-?Id(?:Nr)?\.?|NPWP|GSTIN|BTW(?:-?nr)?|ABN|TIN|TAX\s*ID|CO\.?\s*REG\w*\s*(?:NO)?|ROC\s*(?:NO)?|COMPANY\s*(?:REG\w*\s*)?NO|SIRET|SIREN|KVK|RCS)\s*[.:#]?\s*([A-Z]{0,3}[\d][\dA-Z\-. /]{4,}[\dA-Z])/i;
-const WEBSITE = /\b((?:https?:\/\/)?(?:www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|(?:https?:\/\/)[a-z0-9-]+(?:\.[a-z0-9-]+)+)\b/i;
+const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
+/** Company forms, OCR-tolerant for the Malaysian ones (S/B read as 5/B, SDN BHD as SON BHD). */
+const COMPANY_SUFFIX = new RegExp(String.raw`(?:^|[\s,.(])(?:${STRONG_SUFFIX_PATTERN}|[S5$&§][/\\][B8R0D]|S[O0E]N\.?\s*[BT8I]H[D0]|SDN\.?\s*\w{2,3}|[BT8]HD)(?=$|[\s,.)])`);
+const SUFFIX_AT_END = new RegExp(String.raw`(?:^|\s)(?:${COMPANY_SUFFIX_PATTERN})\s*$`);
+/** Short company forms (AG, KG, SA, PT, ...) also abbreviate other words (KG = kampung): only at the end of a longer name, or PT/CV first. */
+const WEAK_SUFFIX = /(?:\p{L}{3,}.*\s(?:AG|KG|SA|SAS|SL|NV|BV|AS|AB|OY|APS|SRL|SPA|PTE|PLC)\.?$)|^(?:PT|CV)\.?\s+\p{L}{3,}/u;
+const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || WEAK_SUFFIX.test(u.trim());
+const COUNTRY_ONLY = /^(?:MALAYSIA|INDONESIA|SINGAPORE|FRANCE|GERMANY|DEUTSCHLAND|NEDERLAND|NETHERLANDS|UNITED STATES|USA|UNITED KINGDOM|UK|INDIA|AUSTRALIA|HONG KONG)\W*$/;
+/** Shop-type words that often name the merchant when no company form is printed. */
+const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK)\b/;
+/** Document titles and other header lines that are not the merchant. */
+const TITLE_WORDS = /\b(?:SIMPLIFIED\s*TAX\s*INVOICE|TAX\s*INVOICE|COMMERCIAL\s*INVOICE|INVOICE|FACTURE|FACTURA|FATTURA|RECHNUNG|FACTUUR|FAKTUR|RECEIPT|RECIEPT|OFFICIAL\s*RECEIPT|PAYMENT\s*RECEIPT|CASH\s*RECEIPT|KWITANSI|NOTA|STRUK|CASH\s*BILL|CASH\s*SALES?|CASH|BILL|QUOTATION|DELIVERY\s*ORDER|SALES\s*ORDER|CREDIT\s*NOTE|DEBIT\s*NOTE|ADJUSTMENT\s*NOTE|TICKET|GUEST\s*CHECK|ORDER|COPY|KOPIE|COPIE|KOPIA|DUPLICATE|DUPLICAAT|REPRINT|ORIGINAL)\b/g;
+const NOT_NAME = /\b(?:WELCOME|SELAMAT|THANK|TERIMA\s*KASIH|MERCI|DANKE|BEDANKT|GRACIAS|TEL|TELP|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|E-MAIL|GST|SST|VAT|NPWP|TVA|BTW|MWST|UST|ABN|TIN|REG|CO\.?\s*NO|COMPANY\s*NO|ROC|DATE|TARIKH|TANGGAL|TIME|CASHIER|KASIR|TABLE|MEJA|PAGE|SEITE|CUSTOMER|MEMBER|POS|TERMINAL|OPEN|HOURS|BUKA|DOC|NO\s*:|QTY|ITEM|DESCRIPTION|AMOUNT|TOTAL|PRICE|SUMMARY|DETAILS|ACCOUNT|SHOPPING|VISIT|FOLLOW|INSTAGRAM|FACEBOOK|FORMERLY|KNOWN\s*AS|CARELINE|HOTLINE|CHECK\s*(?:IN|OUT)|DETAILS|TUNAI|CASH|KEMBALI\w*|CHANGE|SUBTOTAL|JUMLAH|BAYAR|DISKON|QTY)\b|WWW\.|HTTP|\.COM\b|@|:\s*$|:\s*[\d+(]|\d[.,]\d{2,3}\b/;
+/** Labels that introduce the customer, not the merchant. */
+const CUSTOMER_LABEL = /\b(?:TO|AN|ATTN|A)\s*:|\bT\.?\s*A\.?\s*V\.|\b(?:BILLING\s*ADDRESS|SHIPPING\s*ADDRESS|DELIVERY\s*ADDRESS|FACTUURADRES|AFLEVERADRES|LEVERADRES|LIEFERADRESSE|ADRESSE\s*DE\s*LIVRAISON|DIRECCION\s*DE\s*(?:ENVIO|FACTURACION)|ALAMAT\s*PENGIRIMAN|BILL(?:ED)?\s*TO|SHIP(?:PED)?\s*TO|SOLD\s*TO|INVOICE\s*TO|DELIVER(?:Y|ED)?\s*TO|CUSTOMER|CLIENT|KUNDE|KLANT|DESTINATAIRE|FACTURER\s*A|FACTURE\s*A|ADRESSE\s*DE\s*FACTURATION|RECHNUNGSADRESSE|GUEST\s*NAME|NAMA\s*PELANGGAN|PELANGGAN|ATTN|ATTENTION|A\s*L\s*ATTENTION|BUYER|RECIPIENT|CONSIGNEE)\b/;
+/** A new section of the header (so the customer's block has ended). */
+const SECTION_START = /\b(?:DETAILS|INFORMATION|HOTEL|MERCHANT|SELLER|VENDOR|SUPPLIER|FROM|SOLD\s*BY|INVOICE|FACTURE|RECHNUNG|FACTUUR|DATE|PAYMENT)\b|:\s*$/;
+/** Labels that introduce the merchant. */
+const MERCHANT_LABEL = /(?:^|[\s–-])(?:SOLD\s*BY|SELLER|VENDOR|SUPPLIER|ISSUED\s*BY|MERCHANT|FROM|DIMILIKI(?:\s*OLEH)?|OPERATED\s*BY|TITULAIRE\s*DU\s*COMPTE|ACCOUNT\s*NAME|PAYABLE\s*TO|BENEFICIARY|VERKAUFER|VERKOPER|LIEFERANT|FOURNISSEUR)\s*[:]\s*/i;
+const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|UNIT|SUITE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|HIGHWAY|HWY|PLAZA|SQUARE|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|SEKSYEN|SECTION|PO\s*BOX|CEDEX)\b/;
 
-export interface MerchantFields {
+export interface MerchantFields extends AddressFields {
+  /** Evidence of the name and address choices (for debugging and the bench). */
+  evidence?: Record<string, string[]>;
   merchantName?: Located<string>;
-  merchantAddress?: Located<string>;
-  merchantCity?: Located<string>;
-  merchantState?: Located<string>;
-  merchantPostalCode?: Located<string>;
-  merchantCountryCode?: Located<string>;
   merchantPhoneNumber?: Located<string>;
   merchantTaxId?: Located<string>;
   merchantWebsite?: Located<string>;
   merchantTypes?: Located<string[]>;
 }
 
+const PHONE = /(?:\b(?:TEL|TELP|TELEPHONE|PHONE|PH|HP|MOBILE|FAX|T|WA|WHATSAPP|CALL)\b\.?\s*(?:NO\.?)?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?\(?\d[\d\s\-().]{6,}\d)/i;
+const TAX_ID = /\b(GST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|SST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|VAT\s*(?:REG\w*)?\s*(?:NO|NUMBER|ID|#)?|TVA(?:\s*INTRACOM\w*)?|N°\s*TVA|USt-?Id(?:Nr)?\.?|NPWP|GSTIN|BTW(?:-?nr)?|ABN|TIN|TAX\s*ID|CO\.?\s*REG\w*\s*(?:NO)?|ROC\s*(?:NO)?|COMPANY\s*(?:REG\w*\s*)?NO|SIRET|SIREN|KVK|RCS)\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])/i;
+const WEBSITE = /\b((?:https?:\/\/)?(?:www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|(?:https?:\/\/)[a-z0-9-]+(?:\.[a-z0-9-]+)+)\b/i;
+const EMAIL = /\b[a-z0-9._%+-]+@([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})\b/gi;
+const GENERIC_DOMAINS = new Set(['gmail', 'yahoo', 'hotmail', 'outlook', 'live', 'icloud', 'mail', 'email', 'fake', 'example', 'aol', 'msn', 'gmx', 'web', 'proton', 'protonmail', 'qq', '163']);
+
 const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 const digits = (s: string) => (s.match(/\d/g) ?? []).length;
+const squash = (s: string) => fold(s).replace(/[^A-Z0-9]/g, '');
 
-function loc(line: Line, value: string, confidence: number, keyword = '-', lines: Line[] = [line]): Located<string> {
-  return { value, confidence, text: line.text, lineIndex: line.index, keyword, boxes: lines.map((l) => l.box), page: line.page };
+function loc(line: Line, value: string, confidence: number, keyword = '-', boxes = [line.box]): Located<string> {
+  return { value, confidence, text: line.text, lineIndex: line.index, keyword, boxes, page: line.page };
 }
 
-export function cleanName(s: string): string {
-  return s.replace(/^[\s\-_=*~.,:;|'"`(]+|[\s\-_=*~,:;|'"`]+$/g, '').replace(/\s{2,}/g, ' ').trim();
+/** Cleans a name as printed: labels, registration numbers, titles, OCR noise at the edges, suffix look-alikes. */
+export function cleanName(raw: string): string {
+  let s = raw.replace(MERCHANT_LABEL, '');
+  // registration numbers: "(519537-X)", "(1070687-M)", "Co. No. 419060-A", "ROC 12345"
+  s = s.replace(/\s*[({[]\s*(?:CO\.?\s*(?:REG\.?\s*)?NO\.?\s*:?\s*)?[^)}\]\d]{0,3}[A-Z]?[\dO](?=(?:[^\d]*\d){3})[\dA-Z\s\-%.]{3,}\s*[)}\]]?\s*$/i, '');
+  s = s.replace(/\s*\b(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\.?\s*)?NO|ROC|REG\.?\s*NO)\b.*$/i, '');
+  s = s.replace(/\s*\bF\.?K\.?A\.?\b.*$/i, '');
+  s = s.replace(/\s+[A-Z]{0,2}\d{5,8}-?[A-Z]\b.*$/, '');
+  // document titles glued to the name ("Amazon Web Services Invoice", "FACTUUR. Coolblue B.V.")
+  const folded = fold(s);
+  TITLE_WORDS.lastIndex = 0;
+  const titles = [...folded.matchAll(TITLE_WORDS)];
+  for (const t of titles.reverse()) {
+    const atStart = t.index === 0 || !/\p{L}/u.test(folded.slice(0, t.index));
+    const atEnd = !/\p{L}/u.test(folded.slice(t.index! + t[0].length));
+    if (atStart) s = s.slice(t.index! + t[0].length);
+    else if (atEnd) s = s.slice(0, t.index);
+  }
+  s = s.replace(/^[\s\-_=*~.,:;|'"`()[\]{}<>»«©®°•]+|[\s\-_=*~,:;|'"`(<>»«©®°•]+$/g, '');
+  // a short lower-case fragment before an upper-case name is OCR noise ("pw 99 SPEED MART")
+  const words = s.split(/\s+/);
+  while (words.length > 2 && /^[a-z]{1,2}$/.test(words[0]!) && words.slice(1).join(' ') === words.slice(1).join(' ').toUpperCase()) words.shift();
+  s = words.join(' ');
+  // Malaysian suffix look-alikes
+  s = s.replace(/(?<=\s|^)[S5$&§][/\\][B8R0D]\b/g, 'S/B').replace(/\bS[DO0E]N(\.?)\s*[BT8Ii]H[D0](?=\W|$)/gi, (m, dot: string) => (m === m.toUpperCase() ? `SDN${dot} BHD` : `Sdn${dot} Bhd`));
+  return s.replace(/\s{2,}/g, ' ').trim();
 }
 
-function looksLikeAddress(t: string): boolean {
-  const u = fold(t);
-  return ADDRESS_WORD.test(u) || (POSTCODE.test(u) && letters(u) > 3) || /^\d+[A-Z]?[,\s]/.test(u) || /,\s*\w+/.test(u) && digits(u) > 0;
+interface NameCandidate { seg: Segment; lineOrder: number; value: string; score: number; terms: EvidenceTerm[] }
+
+/** Website and e-mail domains printed in the document (their distinctive label, e.g. `azureinterior`). */
+function domainsOf(doc: Document): string[] {
+  const out = new Set<string>();
+  for (const line of doc.lines) {
+    const w = WEBSITE.exec(line.text);
+    if (w) out.add(w[1]!.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').split('.')[0]!.replace(/[^a-z0-9]/g, ''));
+    EMAIL.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = EMAIL.exec(line.text))) {
+      const parts = m[1]!.toLowerCase().split('.');
+      const label = parts.length > 2 && parts[parts.length - 2]!.length <= 3 ? parts[parts.length - 3]! : parts[parts.length - 2]!;
+      out.add(label.replace(/[^a-z0-9]/g, ''));
+    }
+  }
+  return [...out].filter((d) => d.length >= 3 && !GENERIC_DOMAINS.has(d));
 }
 
 /** Finds the merchant fields. */
@@ -53,110 +113,148 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
   const page0 = doc.pages[0];
   if (!page0) return out;
   const lines = page0.lineIndices.map((i) => doc.lines[i]!);
+  if (!lines.length) return out;
   const heights = lines.map((l) => l.box.y1 - l.box.y0).sort((a, b) => a - b);
   const medianH = heights[Math.floor(heights.length / 2)] || 1;
-  const ignore = opts.ignoreMerchantName ? fold(opts.ignoreMerchantName).replace(/[^A-Z0-9]+/g, ' ').trim() : '';
-  const head = lines.slice(0, Math.min(lines.length, 12));
+  const ignore = opts.ignoreMerchantName ? squash(opts.ignoreMerchantName) : '';
+  const pdf = page0.source === 'pdf-text';
+  const gap = pdf ? 2.5 : 8;
+  const segs = lines.map((l) => segmentsOf(l, gap));
+  const domains = domainsOf(doc);
+  const allSquashed = doc.lines.map((l) => squash(l.text));
 
-  // --- name: the best header segment (a line may hold several columns) ---
-  let best: { seg: Segment; score: number; value: string } | undefined;
-  const gap = page0.source === 'pdf-text' ? 2.5 : 6;
-  head.forEach((line, i) => {
-    for (const seg of segmentsOf(line, gap)) {
-      const t = cleanName(seg.text);
-      const u = fold(t);
-      if (letters(t) < 3 || letters(t) < digits(t)) continue;
-      if (ignore && u.replace(/[^A-Z0-9]+/g, ' ').trim().includes(ignore)) continue;
-      let s = 0;
-      const suffix = COMPANY_SUFFIX.test(u);
-      if (suffix) s += 3;
-      if (NOT_NAME.test(u) && !suffix) s -= 4;
-      if (looksLikeAddress(t) && !suffix) s -= 3;
-      if (/^\(.*\)$/.test(t)) s -= 2; // (branch) or (registration)
-      const h = seg.box.y1 - seg.box.y0;
-      s += Math.min(2, Math.max(-1, (h / medianH - 1) * 2));
-      if (t === t.toUpperCase() && letters(t) >= 4) s += 0.5;
-      s -= i * 0.35;
-      s += (line.confidence - 0.7) * 2;
-      if (letters(t) < 5) s -= 1;
-      if (!best || s > best.score) best = { seg, score: s, value: t };
-    }
-  });
-  let nameSeg: Segment | undefined;
-  if (best && best.score > -2.5) {
-    const b: { seg: Segment; score: number; value: string } = best;
-    nameSeg = b.seg;
-    const conf = Math.max(0.2, Math.min(0.95, 0.5 + 0.08 * b.score + (b.seg.line.confidence - 0.8)));
-    out.merchantName = { ...loc(b.seg.line, b.value, conf), boxes: [b.seg.box] };
-  }
-
-  // --- address block: the segments under the name, in its column, that read like an address ---
-  const startAt = nameSeg ? lines.indexOf(nameSeg.line) + 1 : 0;
-  const column = (line: Line): Segment => {
-    const segs = segmentsOf(line, gap);
-    if (!nameSeg || segs.length === 1) return segs[0]!;
-    const x = nameSeg.box.x0;
-    return segs.slice().sort((a, b) => Math.abs(a.box.x0 - x) - Math.abs(b.box.x0 - x))[0]!;
-  };
-  const block: Segment[] = [];
-  for (let i = startAt; i < Math.min(lines.length, startAt + 8); i++) {
-    const seg = column(lines[i]!);
-    const t = seg.text.trim();
-    const u = fold(t);
-    if (/^\(?[\dA-Z\-\s:.]{4,}\)?$/.test(u) && digits(u) >= 4 && !POSTCODE.test(u) && block.length === 0) continue; // registration number line
-    if (/^\(.*(CO\.?|REG|ROC|\d{5,}-[A-Z]).*\)$/.test(u)) continue;
-    if (PHONE.test(t) || TAX_ID.test(t) || /\b(TAX\s*INVOICE|INVOICE|RECEIPT|DATE|TARIKH|CASHIER|TABLE|EMAIL|WWW|HTTP|BILL\s*TO|SHIP\s*TO)\b/.test(u)) { if (block.length) break; continue; }
-    const prev = block[block.length - 1];
-    if (looksLikeAddress(t) || (prev && block.length < 4 && letters(t) >= 3 && !NOT_NAME.test(u) && (MY_STATES.some((s) => u.includes(s)) || POSTCODE.test(u) || /,$/.test(prev.text.trim())))) {
-      block.push(seg);
-      if (/\b\d{5}\b/.test(u) && (MY_STATES.some((s) => u.includes(s)) || ID_PROVINCES.some((s) => u.includes(s)))) break;
-    } else if (block.length) break;
-  }
-  if (block.length) {
-    const value = block.map((sg) => sg.text.trim().replace(/[,.\s]+$/, '')).join(', ');
-    const conf = Math.min(0.9, 0.45 + 0.1 * block.length + (block.some((sg) => POSTCODE.test(fold(sg.text))) ? 0.15 : 0));
-    out.merchantAddress = { ...loc(block[0]!.line, value, conf), boxes: block.map((sg) => sg.box) };
-    const addrUp = fold(value);
-    const pc = /\b(\d{5})\b/.exec(addrUp) ?? /\b(\d{4}\s?[A-Z]{2})\b/.exec(addrUp);
-    const lineOf = (needle: string) => (block.find((sg) => fold(sg.text).includes(needle)) ?? block[0]!).line;
-    if (pc) {
-      out.merchantPostalCode = loc(lineOf(pc[1]!), pc[1]!, 0.7);
-      // "43300 SERI KEMBANGAN, SELANGOR": the words after the postcode up to a comma are the city
-      const after = addrUp.slice(addrUp.indexOf(pc[1]!) + pc[1]!.length).split(',')[0]!.replace(/[^A-Z\s.'-]/g, ' ').trim();
-      const cityWords = after.split(/\s+/).filter(Boolean);
-      const stateInCity = [...MY_STATES, ...ID_PROVINCES].find((s) => after === s);
-      if (cityWords.length && cityWords.length <= 4 && !stateInCity) out.merchantCity = loc(lineOf(pc[1]!), after, 0.55);
-      else if (!cityWords.length) {
-        // "SPRINGFIELD, IL 62704" / "Denpasar, BALI 80361": the part before the state and postcode
-        const before = addrUp.slice(0, addrUp.indexOf(pc[1]!)).split(',').map((p) => p.trim()).filter(Boolean);
-        const lastPart = before[before.length - 1]?.replace(/\b[A-Z]{2}$/, '').trim();
-        const prevPart = before[before.length - 2];
-        const city = lastPart && !/\d/.test(lastPart) && !ADDRESS_WORD.test(lastPart) && !MY_STATES.includes(lastPart) && !ID_PROVINCES.includes(lastPart) ? lastPart : prevPart && !/\d/.test(prevPart) ? prevPart : undefined;
-        if (city && city.split(/\s+/).length <= 4) out.merchantCity = loc(lineOf(city), city, 0.5);
+  // the customer's block: segments under a customer label, in its column, for a few lines
+  const customer = new Set<Segment>();
+  segs.forEach((row, i) => {
+    for (const seg of row) {
+      const u = fold(seg.text);
+      const m = CUSTOMER_LABEL.exec(u);
+      if (!m) continue;
+      customer.add(seg);
+      const x0 = seg.box.x0 - medianH * 2, x1 = Math.max(seg.box.x1, seg.box.x0 + (page0.width || 1000) * 0.35);
+      // the block goes on while its lines follow closely and no new section starts
+      let lastY = seg.box.y1;
+      for (let j = i + 1; j < Math.min(segs.length, i + 6); j++) {
+        const below = segs[j]!.filter((s2) => s2.box.x0 >= x0 && s2.box.x0 <= x1);
+        if (!below.length) continue;
+        const s2 = below[0]!;
+        if (s2.box.y0 - lastY > medianH * 1.8 || SECTION_START.test(fold(s2.text))) break;
+        for (const b of below) customer.add(b);
+        lastY = s2.box.y1;
       }
     }
-    const states = locale.countryCode === 'ID' ? ID_PROVINCES : locale.countryCode === 'US' ? [] : MY_STATES;
-    const state = states.filter((s) => new RegExp(`\\b${s.replace(/\./g, '\\.')}\\b`).test(addrUp)).sort((a, b) => b.length - a.length)[0];
-    if (state) out.merchantState = loc(lineOf(state), state, 0.7);
-    else if (locale.countryCode === 'US') {
-      const m = new RegExp(`\\b(${US_STATES.join('|')})\\s+\\d{5}`).exec(addrUp);
-      if (m) out.merchantState = loc(block[0]!.line, m[1]!, 0.65);
+  });
+
+  const headerLines = Math.min(lines.length, pdf ? 16 : 12);
+  const cands: NameCandidate[] = [];
+  const consider = (seg: Segment, order: number, inHeader: boolean) => {
+    const lm = MERCHANT_LABEL.exec(seg.text);
+    const labelled = !!lm && seg.text.slice(lm.index + lm[0].length).trim().length >= 2;
+    // OCR noise before the name (a logo read as letters): leading low-confidence words before confident ones
+    let text = seg.text;
+    if (!labelled && !pdf) {
+      let k = 0;
+      while (k < seg.words.length - 1 && seg.words[k]!.confidence < 0.5) k++;
+      const rest = seg.words.slice(k);
+      if (k > 0 && rest.length >= 2 && rest.every((w) => w.confidence >= 0.75)) text = rest.map((w) => w.text).join(' ');
+    }
+    const value = cleanName(labelled ? seg.text.slice(lm!.index + lm![0].length) : text);
+    const u = fold(value);
+    if (letters(value) < 2 || letters(value) < digits(value)) return;
+    if (ignore && (squash(value).includes(ignore) || (ignore.includes(squash(value)) && squash(value).length >= 4))) return;
+    const terms: EvidenceTerm[] = [];
+    let score = 0;
+    const suffix = hasSuffix(u);
+    if (suffix) { score += 3; terms.push({ name: 'company-suffix', weight: 0.8 }); }
+    else if (SHOP_WORD.test(u)) { score += 1; terms.push({ name: 'shop-word', weight: 0.4 }); }
+    if (labelled) { score += 4; terms.push({ name: 'merchant-label', weight: 1.0 }); }
+    if (customer.has(seg) && !labelled) { score -= 5; terms.push({ name: 'customer-block', weight: -2 }); }
+    if (NOT_NAME.test(u) && !suffix) { score -= 3; terms.push({ name: 'not-a-name', weight: -1.5 }); }
+    const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u);
+    if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
+    if (/^\(.*\)$/.test(value)) score -= 2;
+    if (inHeader) {
+      score += 1.5 - 0.3 * order;
+      if (order === 0) terms.push({ name: 'first-line', weight: 0.4 });
+    } else score -= 1.5;
+    const h = seg.box.y1 - seg.box.y0;
+    const rel = h / medianH;
+    if (rel > 1.15) { score += Math.min(2, (rel - 1) * 2.5); terms.push({ name: 'large-text', weight: Math.min(0.3, (rel - 1) * 0.6) }); }
+    // OCR quality: garbage lines are short, low-confidence and without vowels
+    const conf = seg.words.length ? seg.words.reduce((a, w) => a + w.confidence, 0) / seg.words.length : seg.line.confidence;
+    score += (conf - 0.75) * 5;
+    if (conf < 0.6) terms.push({ name: 'low-ocr', weight: -1.6 });
+    else if (conf < 0.75) terms.push({ name: 'mid-ocr', weight: -0.6 });
+    else if (conf >= 0.9 && !pdf) terms.push({ name: 'ocr-high', weight: 0.8 });
+    const wordy = value.split(/\s+/).filter((w) => /^[\p{L}'&.-]{2,}$/u.test(w) && /[AEIOUYaeiouy]/.test(w)).length;
+    if (!wordy) { score -= 2; terms.push({ name: 'no-words', weight: -1.5 }); }
+    if (letters(value) < 4) { score -= 1; terms.push({ name: 'short', weight: -0.5 }); }
+    if (value === value.toLowerCase() && letters(value) >= 3) { score -= 1; terms.push({ name: 'lower-case', weight: -0.5 }); }
+    // the name printed again (footer, bank line) or in the website / e-mail domain
+    const sq = squash(value);
+    const core = squash(u.replace(SUFFIX_AT_END, ''));
+    const firstWord = squash(value.split(/\s+/)[0] ?? '');
+    if (domains.some((d) => (core.length >= 3 && (d.toUpperCase() === core || d.toUpperCase().startsWith(core) || core.startsWith(d.toUpperCase()))) || (firstWord.length >= 3 && d.toUpperCase().startsWith(firstWord)))) {
+      score += 2.5; terms.push({ name: 'domain-match', weight: 1.2 });
+    }
+    if (sq.length >= 4) {
+      const again = allSquashed.filter((t, k) => k !== seg.line.index && t.includes(sq)).length;
+      if (again) { score += Math.min(2, again); terms.push({ name: `repeated:${again + 1}`, weight: 0.8 }); }
+    }
+    cands.push({ seg, lineOrder: order, value, score, terms });
+  };
+  let order = 0;
+  for (let i = 0; i < headerLines; i++) {
+    for (const seg of segs[i]!) consider(seg, order, true);
+    order++;
+  }
+  // outside the header: names with a company form or a merchant label (footers, bank lines)
+  for (let i = headerLines; i < lines.length; i++) {
+    for (const seg of segs[i]!) {
+      const u = fold(seg.text);
+      if (MERCHANT_LABEL.test(seg.text) || (SUFFIX_AT_END.test(fold(cleanName(seg.text))) && !customer.has(seg) && !NOT_NAME.test(u))) consider(seg, 99, false);
     }
   }
-  if (locale.countryCode) {
-    const anchor = block[0]?.line ?? doc.lines[0];
-    if (anchor) out.merchantCountryCode = loc(anchor, locale.countryCode, Math.min(0.95, locale.countryConfidence));
+  cands.sort((a, b) => b.score - a.score);
+  const best = cands[0];
+  let nameLine: Line | undefined;
+  if (best && best.score > -3) {
+    let value = best.value;
+    const boxes = [best.seg.box];
+    const li = lines.indexOf(best.seg.line);
+    // a name split over two lines: "AIK HUAT HARDWARE ENTERPRISE" / "(SETIA ALAM) SDN BHD"
+    const next = segs[li + 1]?.[0];
+    if (next && !hasSuffix(fold(value))) {
+      const nv = cleanName(next.text);
+      if (nv && hasSuffix(fold(nv)) && nv.split(/\s+/).length <= 5 && !ADDRESS_HINT.test(fold(nv)) && !NOT_NAME.test(fold(nv))) { value = `${value} ${nv}`; boxes.push(next.box); }
+    }
+    const prev = segs[li - 1]?.[0];
+    if (prev && /^[a-z)(]|^\(?[A-Z]+\)/.test(value) && letters(value) < 16) {
+      const pv = cleanName(prev.text);
+      if (pv && !NOT_NAME.test(fold(pv)) && !ADDRESS_HINT.test(fold(pv))) { value = `${pv} ${value}`; boxes.unshift(prev.box); }
+    }
+    const rival = cands.find((c) => c !== best && squash(c.value) !== squash(best.value));
+    const terms = [...best.terms];
+    const margin = rival ? best.score - rival.score : 5;
+    if (margin < 1) terms.push({ name: 'close-rival', weight: -2.0 });
+    else if (margin < 2.5) terms.push({ name: 'rival', weight: -0.9 });
+    const conf = confidenceFrom(1.0, terms);
+    out.merchantName = { ...loc(best.seg.line, value, conf), boxes };
+    out.evidence = { merchantName: [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`)] };
+    nameLine = best.seg.line;
   }
 
-  // --- phone, tax id, website: first occurrence ---
+  Object.assign(out, findAddress(doc, locale, { nameLine, nameBox: best?.seg.box, customer, gap }));
+
+  // --- phone, tax id, website: first occurrence outside the customer block ---
   for (const line of doc.lines) {
     if (!out.merchantPhoneNumber) {
       const m = PHONE.exec(line.text);
-      if (m && digits(m[1]!) >= 7) out.merchantPhoneNumber = loc(line, m[1]!.trim(), 0.75, m[0].split(/[:\s]/)[0]!);
+      if (m && digits(m[1]!) >= 7 && !/\b(?:FAX)\b/i.test(m[0].slice(0, 5))) out.merchantPhoneNumber = loc(line, m[1]!.trim(), 0.75, m[0].split(/[:\s]/)[0]!);
     }
     if (!out.merchantTaxId) {
       const m = TAX_ID.exec(line.text);
-      if (m && digits(m[2]!) >= 5) out.merchantTaxId = loc(line, m[2]!.trim(), 0.7, m[1]!.trim());
+      if (m && digits(m[2]!.replace(/O/g, '0')) >= 5) out.merchantTaxId = loc(line, m[2]!.trim(), 0.7, m[1]!.trim());
     }
     if (!out.merchantWebsite) {
       const m = WEBSITE.exec(line.text);
@@ -169,14 +267,15 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
 }
 
 const TYPE_RULES: Array<[RegExp, string]> = [
-  [/\b(RESTORAN|RESTAURANT|CAFE|COFFEE|KOPI|KOPITIAM|BAKERY|FOOD|MAKAN|NASI|MEE|BURGER|PIZZA|CHICKEN|AYAM|TEA|TEH|DRINK|MINUMAN|BAR|BISTRO|KITCHEN|DAPUR|WARUNG|RUMAH MAKAN|BOBA|BAKSO|SATE)\b/, 'food & drink'],
-  [/\b(HARDWARE|BUILDING MATERIAL|TOOLS?|PAINT|ELECTRICAL|PLUMBING)\b/, 'hardware'],
+  [/\b(RESTORAN|RESTAURANT|CAFE|COFFEE|KOPI|KOPITIAM|BAKERY|BAKERIES|FOOD|MAKAN|NASI|MEE|BURGER|PIZZA|CHICKEN|AYAM|DRINK|MINUMAN|BISTRO|KITCHEN|DAPUR|WARUNG|RUMAH MAKAN|BOBA|BAKSO|SATE|SUSHI|STARBUCKS|DINE IN|TAKE AWAY|TAKEAWAY)\b/, 'food & drink'],
+  [/\b(HARDWARE|BUILDING MATERIAL|TOOLS|PAINT|ELECTRICAL|PLUMBING)\b/, 'hardware'],
   [/\b(PHARMACY|FARMASI|APOTEK|CLINIC|KLINIK|MEDICAL|HEALTH)\b/, 'health'],
   [/\b(SUPERMARKET|MINIMARKET|MINI MARKET|GROCER\w*|MART|HYPERMARKET|PASAR)\b/, 'groceries'],
   [/\b(PETROL|FUEL|GASOLINE|DIESEL|SPBU)\b/, 'fuel'],
   [/\b(HOTEL|INN|RESORT|HOSTEL|LODGING|PENGINAPAN)\b/, 'lodging'],
-  [/\b(STATIONERY|BOOKS?|BOOKSTORE|PRINTING|PHOTOCOPY)\b/, 'stationery'],
+  [/\b(STATIONERY|BOOKSTORE|BOOKS|PRINTING|PHOTOCOPY)\b/, 'stationery'],
   [/\b(HOSTING|SOFTWARE|CLOUD|INTERNET|TELECOM|FIBRE|FIBER)\b/, 'technology'],
+  [/\b(PARKING|TOLL|TAXI|GRAB|TRANSPORT)\b/, 'transport'],
 ];
 
 /** Coarse merchant categories from keywords. */

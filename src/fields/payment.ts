@@ -7,8 +7,9 @@ const PAYMENT_TYPES: Array<[RegExp, string]> = [
   [/\bVISA\b/, 'visa'], [/\bMASTER\s*CARD\b|\bMASTERCARD\b|\bMASTER\b|\bMC\b/, 'mastercard'], [/\bAMEX\b|AMERICAN\s*EXPRESS/, 'amex'],
   [/\bDISCOVER\b/, 'discover'], [/\bJCB\b/, 'jcb'], [/\bUNION\s*PAY\b|\bUNIONPAY\b/, 'unionpay'], [/\bDINERS\b/, 'diners'],
   [/\bDEBIT\b|\bMAESTRO\b|\bEFTPOS\b|\bINTERAC\b|\bGIROCARD\b|\bEC[\s-]?KARTE\b|\bPIN\b/, 'debit'],
-  [/\bCREDIT\s*CARD\b|\bKARTU\s*KREDIT\b|\bCARTE\s*BANCAIRE\b|\bCB\b/, 'credit'],
-  [/\bGOPAY\b|\bOVO\b|\bDANA\b|\bQRIS\b|\bSHOPEE\s*PAY\b|\bGRAB\s*PAY\b|\bTOUCH\s*'?N\s*GO\b|\bTNG\b|\bBOOST\b|\bAPPLE\s*PAY\b|\bGOOGLE\s*PAY\b|\bPAYPAL\b|\bALIPAY\b|\bWECHAT\s*PAY\b/, 'e-wallet'],
+  [/\bCREDIT\s*CARD\b|\bKARTU\s*KREDIT\b/, 'credit'],
+  [/\bCARTE\s*BANCAIRE\b|\bCARTE\b|\bCB\b|\bCARD\s*(?:PAYMENT|TENDER\w*|SALE)\b|\bKARTU\b|\bTARJETA\b|\bKAART\b/, 'card'],
+  [/\bGOPAY\b|\bOVO\b|\bDANA\b|\bQRIS\b|\bSHOPEE\s*PAY\b|\bGRAB\s*PAY\b|\bTOUCH\s*'?N\s*GO\b|\bTNG\b|\bBOOST\b|\bAPPLE\s*PAY\b|\bGOOGLE\s*PAY\b|\bPAYPAL\b|\bALIPAY\b|\bWECHAT\s*PAY\b|\bUPI\b|\bPAYTM\b|\bPHONEPE\b|\bGPAY\b/, 'e-wallet'],
   [/\bCASH\b|\bTUNAI\b|\bESPECES\b|\bBARGELD\b|\bBAR\b|\bEFECTIVO\b|\bCONTANTI\b|\bCONTANT\b/, 'cash'],
 ];
 

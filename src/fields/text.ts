@@ -2,7 +2,11 @@
 import type { Box, Line } from '../document/types.js';
 
 /** Character offsets of each word in `line.text` (words joined by single spaces). */
+const offsetCache = new WeakMap<Line, Array<{ start: number; end: number }>>();
+
 export function wordOffsets(line: Line): Array<{ start: number; end: number }> {
+  const cached = offsetCache.get(line);
+  if (cached) return cached;
   const out: Array<{ start: number; end: number }> = [];
   let pos = 0;
   for (const w of line.words) {
@@ -11,6 +15,7 @@ export function wordOffsets(line: Line): Array<{ start: number; end: number }> {
     out.push({ start: s, end: s + w.text.length });
     pos = s + w.text.length;
   }
+  offsetCache.set(line, out);
   return out;
 }
 
@@ -42,7 +47,9 @@ export interface Segment { line: Line; text: string; words: Line['words']; box: 
 export function segmentsOf(line: Line, gapFactor = 2.5): Segment[] {
   const words = line.words;
   if (!words.length) return [{ line, text: line.text, words, box: line.box }];
-  const h = Math.max(1, Math.min(...words.map((w) => w.box.y1 - w.box.y0)));
+  // the typical text height of the line (a bracket or a dot must not make every gap look wide)
+  const hs = words.map((w) => w.box.y1 - w.box.y0).sort((a, b) => a - b);
+  const h = Math.max(1, hs[Math.floor(hs.length / 2)]!);
   const out: Segment[] = [];
   let cur: Line['words'] = [words[0]!];
   const flush = () => {

@@ -61,6 +61,8 @@ export interface FieldResults {
   numbers: FoundNumber[];
   /** Warnings for the caller (e.g. unknown language hint). */
   warnings: string[];
+  /** Why each field was chosen (evidence terms with their log-odds), for debugging and the bench. */
+  evidence?: Record<string, string[]>;
 }
 
 /** What the finders know besides the document. */

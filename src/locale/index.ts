@@ -1,44 +1,77 @@
 /**
- * Locale inference: the country and its conventions (day/month order, decimal comma, currency) from
- * what the document shows, from `near` and from `language`. Each cue adds weight to a country.
+ * Locale inference: the country and its conventions (day/month order, decimal comma, whole-unit
+ * currency, currency code) from what the document shows (currency markers, tax names, company forms,
+ * street words, states, phone formats, number styles), from `near` and from `language`. Every cue adds
+ * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, ID_PROVINCES, LANGUAGE_COUNTRY, MY_STATES } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
+
+export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
+export type { NumberConventions, ParsedNumber } from './numbers.js';
 
 export interface Locale extends CountryConventions {
   countryCode?: string;
   /** 0..1: how sure the country is. */
   countryConfidence: number;
-  /** Currency found printed on the document (code), if any. */
+  /** Currency printed on the document (ISO code of the most frequent marker), if any. */
   printedCurrency?: string;
+  /** How the decimal separator was decided. */
+  decimalSource: 'document' | 'country' | 'default';
+  /** How the day/month order was decided. */
+  dayFirstSource: 'document' | 'country' | 'default';
+  /** Language of the keywords seen ('en', 'id', 'ms', 'fr', 'de', 'nl', 'es', 'it'), when clear. */
+  language?: string;
   /** The cues that decided, for debugging. */
   evidence: string[];
 }
 
-interface Cue { re: RegExp; country: string; weight: number; currency?: string }
+interface Cue { re: RegExp; country: string; weight: number; currency?: string; cap?: number }
 
 const CUES: Cue[] = [
-  { re: /\bRM\s?\d|\bMYR\b|\bRM\b/, country: 'MY', weight: 3, currency: 'MYR' },
-  { re: /\bSDN\.?\s*BHD\b|\bBHD\b|\bBERHAD\b/i, country: 'MY', weight: 3 },
-  { re: /\b(JALAN|JLN|TAMAN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN)\b/i, country: 'MY', weight: 1 },
-  { re: /\bSST\b|\bGST\s*(REG|NO|ID)\b/i, country: 'MY', weight: 1 },
+  { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
+  { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },
+  { re: /\bSDN\.?\s*BHD\b|\bS\/B\b|\bBERHAD\b|\(\d{5,7}-[A-Z]\)/i, country: 'MY', weight: 3 },
+  { re: /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN|BANDAR|SEKSYEN|KAMPUNG)\b/i, country: 'MY', weight: 1 },
+  { re: /\bSST\b|\bGST\s*(REG|NO|ID)\b|\bGST\s*@?\s*6\s*%/i, country: 'MY', weight: 1.5 },
+  { re: /(\+?60|\b0)[1-9]\d?-\d{3,4}\s?\d{4}\b/, country: 'MY', weight: 1 },
   { re: /\bRp\.?\s?\d|\bIDR\b|\bRp\b/i, country: 'ID', weight: 3, currency: 'IDR' },
-  { re: /\b(TUNAI|KEMBALI(AN)?|TOTAL BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|NPWP|PPN|DISKON|BELANJA)\b/i, country: 'ID', weight: 2 },
-  { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\./i, country: 'ID', weight: 1 },
-  { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]/, country: 'ID', weight: 1 },
+  { re: /\b(TUNAI|KEMBALI(AN)?|TOTAL BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|NPWP|PPN|DISKON|BELANJA|PELANGGAN|JUMLAH|MEJA|TANGGAL|TGL|WAKTU|HEMAT|POTONGAN|KONSUMEN|LAYANAN)\b/i, country: 'ID', weight: 1.2, cap: 4 },
+  { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\.|\bGg\./i, country: 'ID', weight: 1 },
+  { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]|\bTbk\b/, country: 'ID', weight: 1 },
+  { re: /(\+62|\b0)8\d{2}[-\s]?\d{3,4}[-\s]?\d{3,5}\b|\b0361\b|\(0\d{2,3}\)/, country: 'ID', weight: 0.8 },
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
-  { re: /\b[A-Z][a-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
+  { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
+  { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
   { re: /\bS\$|\bSGD\b|\bSINGAPORE\b/i, country: 'SG', weight: 3, currency: 'SGD' },
   { re: /£|\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
-  { re: /₹|\bINR\b|\bRs\.?\s?\d|\bGSTIN\b/i, country: 'IN', weight: 3, currency: 'INR' },
-  { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\bHT\b|\bSIRET\b|\bSIREN\b/i, country: 'FR', weight: 2 },
-  { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b/i, country: 'DE', weight: 2 },
-  { re: /\bBTW\b|\bFACTUUR\b|\bTOTAAL\b|\bB\.V\.|\bKvK\b|\bBEDRAG\b/i, country: 'NL', weight: 2 },
-  { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b/i, country: 'ES', weight: 1 },
+  { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },
+  { re: /₹|\bINR\b|\bRs\.?\s?\d|\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3, currency: 'INR' },
+  { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\bHT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
+  { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b|\bDatum\b|\bStraße\b|\bstr\.\s/i, country: 'DE', weight: 1.5, cap: 4 },
+  { re: /\bBTW\b|\bFACTUUR\b|\bTOTAAL\b|\bB\.V\.|\bKvK\b|\bBEDRAG\b|\bDatum\b|\bstraat\b/i, country: 'NL', weight: 1.5, cap: 4 },
+  { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b|\bS\.L\.\b/i, country: 'ES', weight: 1, cap: 3 },
+  { re: /\bFATTURA\b|\bTOTALE\b|\bP\.?\s?IVA\b|\bS\.R\.L\.\b|\bS\.P\.A\.\b/i, country: 'IT', weight: 1.5, cap: 3 },
   { re: /€|\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
-  { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD' },
+  { re: /\$\s?\d/, country: 'US', weight: 0.6, currency: 'USD' },
 ];
+
+/** Words that show the keyword language (not the country). */
+const LANGUAGE_CUES: Array<[string, RegExp]> = [
+  ['id', /\b(TUNAI|KEMBALI|KEMBALIAN|BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|PELANGGAN|TANGGAL)\b/gi],
+  ['ms', /\b(JUMLAH|TARIKH|TERIMA KASIH|BARANG|BAKI|CUKAI)\b/gi],
+  ['fr', /\b(FACTURE|MONTANT|TOTAL TTC|DATE DE|MERCI|ÉCHÉANCE|ECHEANCE|PAIEMENT)\b/gi],
+  ['de', /\b(RECHNUNG|SUMME|BETRAG|DATUM|ZAHLUNG|GESAMT|MWST)\b/gi],
+  ['nl', /\b(FACTUUR|TOTAAL|BEDRAG|DATUM|BETALING|BTW)\b/gi],
+  ['es', /\b(FACTURA|IMPORTE|FECHA|TOTAL A PAGAR)\b/gi],
+  ['it', /\b(FATTURA|TOTALE|IMPORTO)\b/gi],
+  ['en', /\b(TOTAL|CHANGE|CASH|THANK YOU|RECEIPT|INVOICE|AMOUNT|DATE)\b/gi],
+];
+
+const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
+const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);
+const PLACES = { myStates: normalisedPlaces(MY_STATES), myCities: normalisedPlaces(MY_CITIES), idProvinces: normalisedPlaces(ID_PROVINCES), idCities: normalisedPlaces(ID_CITIES), inStates: normalisedPlaces(IN_STATES) };
 
 function countryFromNear(near: string | undefined): string | undefined {
   if (!near) return undefined;
@@ -46,12 +79,25 @@ function countryFromNear(near: string | undefined): string | undefined {
   for (let i = parts.length - 1; i >= 0; i--) {
     const p = parts[i]!;
     if (COUNTRY_NAMES[p]) return COUNTRY_NAMES[p];
-    if (/^[a-z]{2}$/.test(p) && CONVENTIONS[p.toUpperCase()]) return p.toUpperCase();
+    if (/^[a-z]{2}$/.test(p) && CONVENTIONS[p.toUpperCase()] && i === parts.length - 1 && parts.length > 1) return p.toUpperCase();
   }
-  const up = near.toUpperCase();
-  if (MY_STATES.some((s) => up.includes(s))) return 'MY';
-  if (ID_PROVINCES.some((s) => up.includes(s))) return 'ID';
+  const up = ` ${near.toUpperCase()} `;
+  const has = (list: string[]) => list.some((s) => up.includes(` ${s} `) || up.includes(` ${s},`));
+  if (has(MY_STATES) || has(MY_CITIES)) return 'MY';
+  if (has(ID_PROVINCES) || has(ID_CITIES)) return 'ID';
+  if (has(IN_STATES)) return 'IN';
   return undefined;
+}
+
+/** Counts of decimals written with a comma vs a point (`12,50` vs `12.50`), and whole-unit groupings (`43.000`). */
+export function numberStyle(text: string): { comma: number; point: number; wholeGroups: number } {
+  const comma = (text.match(/(?<![\d.,])\d{1,3}(?:[.\s]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length
+    + (text.match(/(?<![\d.,])\d{1,3}(?:\.\d{3})+,\d{2}(?![\d])/g) ?? []).length;
+  const point = (text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,])/g) ?? []).length
+    + (text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})+\.\d{2}(?![\d])/g) ?? []).length
+    + (text.match(/(?<![\d.,])\d{4,}\.\d{2}(?![\d.,])/g) ?? []).length;
+  const wholeGroups = (text.match(/(?<![\d.,])\d{1,3}(?:[.,]\s?\d{3})+(?![\d]|[.,]\d)/g) ?? []).length;
+  return { comma, point, wholeGroups };
 }
 
 /** Infers the locale of a document. */
@@ -60,21 +106,29 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const evidence: string[] = [];
   const currencyVotes: Record<string, number> = {};
   const text = doc.text;
-  for (const cue of CUES) {
-    const g = new RegExp(cue.re.source, cue.re.flags.includes('g') ? cue.re.flags : cue.re.flags + 'g');
-    const n = Math.min(3, (text.match(g) ?? []).length);
+  for (const cue of CUES_GLOBAL) {
+    const g = cue.g;
+    g.lastIndex = 0;
+    const n = Math.min(cue.cap ?? 3, (text.match(g) ?? []).length);
     if (!n) continue;
     score[cue.country] = (score[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
-    if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n;
+    if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
-  const up = text.toUpperCase();
-  if (MY_STATES.some((s) => new RegExp(`\\b${s.replace(/\./g, '\\.')}\\b`).test(up))) { score.MY = (score.MY ?? 0) + 2; evidence.push('MY:state'); }
-  if (/\b\d{5}\b/.test(up) && (score.MY ?? 0) > 0) score.MY = (score.MY ?? 0) + 0.5;
-  // Indonesian whole-rupiah amounts: 43.000 / 131,000 at line ends with no decimals anywhere
-  const thousandDots = (text.match(/\b\d{1,3}\.\d{3}\b(?![.,]\d)/g) ?? []).length;
-  const decimals = (text.match(/\b\d+[.,]\d{2}\b(?!\d)/g) ?? []).length;
-  if (thousandDots >= 2 && thousandDots > decimals) { score.ID = (score.ID ?? 0) + 1.5; evidence.push('ID:thousand-dots'); }
+  const up = ` ${text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ')} `;
+  const mentions = (list: string[]) => list.filter((s) => up.includes(s)).length;
+  const myGeo = mentions(PLACES.myStates) + 0.5 * mentions(PLACES.myCities);
+  if (myGeo) { score.MY = (score.MY ?? 0) + Math.min(3, 1.5 * myGeo); evidence.push('MY:geography'); }
+  const idGeo = mentions(PLACES.idProvinces) + 0.5 * mentions(PLACES.idCities);
+  if (idGeo) { score.ID = (score.ID ?? 0) + Math.min(3, 1.5 * idGeo); evidence.push('ID:geography'); }
+  const inGeo = mentions(PLACES.inStates);
+  if (inGeo) { score.IN = (score.IN ?? 0) + Math.min(2, inGeo); evidence.push('IN:geography'); }
+  const style = numberStyle(text);
+  // Indonesian whole-rupiah amounts: 43.000 / 131,000 with few two-decimal amounts
+  if (style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point) {
+    score.ID = (score.ID ?? 0) + 1.5 + ((score.ID ?? 0) > 0 ? 1 : 0);
+    evidence.push('ID:whole-groups');
+  }
 
   const nearCountry = countryFromNear(hints.near);
   if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + 6; evidence.push(`near:${nearCountry}`); }
@@ -83,7 +137,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
 
   // "EU" is a currency area, not a country: give its weight to the strongest euro country
   if (score.EU) {
-    const euro = ['FR', 'DE', 'NL', 'ES', 'IT', 'BE', 'AT', 'PT', 'IE'].sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0))[0]!;
+    const euro = ['FR', 'DE', 'NL', 'ES', 'IT', 'BE', 'AT', 'PT', 'IE', 'LU', 'FI'].sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0))[0]!;
     if ((score[euro] ?? 0) > 0) score[euro] = (score[euro] ?? 0) + score.EU;
     else score.EU_ONLY = score.EU;
     delete score.EU;
@@ -91,22 +145,47 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const ranked = Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]);
   const [top, second] = ranked;
   const printedCurrency = Object.entries(currencyVotes).sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (!top || top[1] < 1.5) {
-    // unknown country: neutral conventions, currency from symbols when printed
-    const euroOnly = score.EU_ONLY ? true : false;
-    return {
-      currency: printedCurrency ?? '', dayFirst: true, decimalComma: euroOnly, wholeCurrency: false,
-      countryConfidence: 0, evidence, ...(printedCurrency ? { printedCurrency } : {}),
-    };
+  const language = keywordLanguage(text, hints.language);
+
+  let conv: CountryConventions;
+  let countryCode: string | undefined;
+  let countryConfidence = 0;
+  if (top && top[1] >= 1.5) {
+    countryCode = top[0];
+    conv = CONVENTIONS[countryCode] ?? { currency: printedCurrency ?? '', dayFirst: true, decimalComma: false, wholeCurrency: false };
+    const margin = top[1] - (second?.[1] ?? 0);
+    countryConfidence = Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
+  } else {
+    conv = { currency: printedCurrency ?? '', dayFirst: true, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
   }
-  const country = top[0];
-  const conv = CONVENTIONS[country] ?? { currency: printedCurrency ?? '', dayFirst: true, decimalComma: false, wholeCurrency: false };
-  const margin = top[1] - (second?.[1] ?? 0);
-  const countryConfidence = Math.max(0.3, Math.min(0.95, 0.4 + 0.08 * top[1] + 0.05 * margin));
+  const currency = printedCurrency && printedCurrency !== conv.currency && (currencyVotes[printedCurrency] ?? 0) >= 2 ? printedCurrency : conv.currency || printedCurrency || '';
+
+  // the number style printed beats the country's habit
+  let decimalComma = conv.decimalComma;
+  let decimalSource: Locale['decimalSource'] = countryCode ? 'country' : 'default';
+  if (style.comma >= 2 && style.comma >= 2 * style.point) { decimalComma = true; decimalSource = 'document'; }
+  else if (style.point >= 2 && style.point >= 2 * style.comma) { decimalComma = false; decimalSource = 'document'; }
+  let wholeCurrency = conv.wholeCurrency;
+  if (wholeCurrency && style.point + style.comma > 2 * Math.max(1, style.wholeGroups)) wholeCurrency = false;
+  if (!wholeCurrency && currency === 'IDR' && style.wholeGroups >= 2) wholeCurrency = true;
+
   return {
     ...conv,
-    currency: printedCurrency && printedCurrency !== conv.currency && (currencyVotes[printedCurrency] ?? 0) >= 2 ? printedCurrency : conv.currency,
-    countryCode: country, countryConfidence, evidence,
+    currency, decimalComma, wholeCurrency,
+    ...(countryCode ? { countryCode } : {}),
+    countryConfidence, decimalSource,
+    dayFirstSource: countryCode ? 'country' : 'default',
+    ...(language ? { language } : {}),
+    evidence,
     ...(printedCurrency ? { printedCurrency } : {}),
   };
+}
+
+function keywordLanguage(text: string, hint: string | undefined): string | undefined {
+  let best: string | undefined, bestN = 0;
+  for (const [lang, re] of LANGUAGE_CUES) {
+    const n = (text.match(re) ?? []).length;
+    if (n > bestN + (lang === 'en' ? 1 : 0)) { best = lang; bestN = n; }
+  }
+  return best ?? hint?.toLowerCase();
 }

@@ -1,44 +1,85 @@
-/** General lexicons: month names, states, currency markers. Geography and language, never merchants. */
+/**
+ * General lexicons: month and weekday names, states, cities of general geography, company suffixes,
+ * currency markers, country conventions. Language and geography only, never merchants.
+ */
 
-/** Month names and abbreviations in the languages receipts commonly use -> month number. */
+/** Month names and abbreviations in the languages receipts commonly use (lower case, accents kept) -> month number. */
 export const MONTHS: Record<string, number> = (() => {
   const m: Record<string, number> = {};
   const add = (n: number, ...names: string[]) => { for (const x of names) m[x] = n; };
-  add(1, 'jan', 'january', 'januari', 'janvier', 'janv', 'januar', 'jän', 'jaen', 'enero', 'ene', 'gennaio', 'gen', 'janeiro');
-  add(2, 'feb', 'february', 'februari', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'februar', 'febrero', 'febbraio', 'fevereiro', 'pebruari', 'peb');
-  add(3, 'mar', 'march', 'maret', 'mars', 'märz', 'maerz', 'mrz', 'marzo', 'maart', 'mrt', 'mac', 'março', 'marco');
+  add(1, 'jan', 'january', 'januari', 'janvier', 'janv', 'januar', 'jän', 'jaen', 'jänner', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januarie');
+  add(2, 'feb', 'february', 'februari', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'februar', 'febrero', 'febbraio', 'fevereiro', 'pebruari', 'peb', 'febr');
+  add(3, 'mar', 'march', 'maret', 'mars', 'märz', 'maerz', 'marz', 'mrz', 'marzo', 'maart', 'mrt', 'mac', 'março', 'marco');
   add(4, 'apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile');
   add(5, 'may', 'mei', 'mai', 'mayo', 'maggio', 'mag', 'maio');
   add(6, 'jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho');
   add(7, 'jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julai', 'julho');
-  add(8, 'aug', 'august', 'agustus', 'agu', 'ags', 'agt', 'août', 'aout', 'agosto', 'ago', 'augustus', 'ogos', 'ogo');
+  add(8, 'aug', 'august', 'agustus', 'agu', 'ags', 'agt', 'agus', 'août', 'aout', 'agosto', 'ago', 'augustus', 'ogos', 'ogo');
   add(9, 'sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro');
-  add(10, 'oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out');
+  add(10, 'oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'okto');
   add(11, 'nov', 'november', 'novembre', 'noviembre', 'novembro', 'nop', 'nopember');
   add(12, 'dec', 'december', 'desember', 'des', 'décembre', 'decembre', 'déc', 'dezember', 'dez', 'diciembre', 'dic', 'dicembre', 'disember', 'dezembro');
   return m;
 })();
 
-export const MONTH_PATTERN = Object.keys(MONTHS).sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export const MY_STATES = ['JOHOR', 'KEDAH', 'KELANTAN', 'MELAKA', 'MALACCA', 'NEGERI SEMBILAN', 'PAHANG', 'PULAU PINANG', 'PENANG', 'PERAK', 'PERLIS', 'SABAH', 'SARAWAK', 'SELANGOR', 'TERENGGANU', 'KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'W.P. KUALA LUMPUR', 'PUTRAJAYA', 'LABUAN', 'JOHOR BAHRU', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM'];
-export const ID_PROVINCES = ['ACEH', 'BALI', 'BANTEN', 'BENGKULU', 'GORONTALO', 'JAKARTA', 'DKI JAKARTA', 'JAMBI', 'JAWA BARAT', 'JAWA TENGAH', 'JAWA TIMUR', 'KALIMANTAN BARAT', 'KALIMANTAN SELATAN', 'KALIMANTAN TENGAH', 'KALIMANTAN TIMUR', 'KALIMANTAN UTARA', 'LAMPUNG', 'MALUKU', 'NUSA TENGGARA BARAT', 'NUSA TENGGARA TIMUR', 'PAPUA', 'RIAU', 'SULAWESI SELATAN', 'SULAWESI TENGAH', 'SULAWESI TENGGARA', 'SULAWESI UTARA', 'SUMATERA BARAT', 'SUMATERA SELATAN', 'SUMATERA UTARA', 'YOGYAKARTA', 'DI YOGYAKARTA'];
+/** Alternation of every month name, longest first (for regexes with the `i` flag). */
+export const MONTH_PATTERN = Object.keys(MONTHS).sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+
+/** Weekday names/abbreviations -> 0 (Sunday) .. 6 (Saturday). */
+export const WEEKDAYS: Record<string, number> = (() => {
+  const m: Record<string, number> = {};
+  const add = (n: number, ...names: string[]) => { for (const x of names) m[x] = n; };
+  add(0, 'sun', 'sunday', 'minggu', 'ahad', 'dimanche', 'dim', 'sonntag', 'so', 'zondag', 'zo', 'domingo', 'dom', 'domenica');
+  add(1, 'mon', 'monday', 'senin', 'isnin', 'lundi', 'lun', 'montag', 'mo', 'maandag', 'ma', 'lunes', 'lunedi');
+  add(2, 'tue', 'tues', 'tuesday', 'selasa', 'mardi', 'mar', 'dienstag', 'di', 'dinsdag', 'martes', 'martedi');
+  add(3, 'wed', 'wednesday', 'rabu', 'mercredi', 'mer', 'mittwoch', 'mi', 'woensdag', 'wo', 'miercoles', 'mercoledi');
+  add(4, 'thu', 'thur', 'thurs', 'thursday', 'kamis', 'khamis', 'jeudi', 'jeu', 'donnerstag', 'do', 'donderdag', 'jueves', 'giovedi');
+  add(5, 'fri', 'friday', 'jumat', "jum'at", 'jumaat', 'vendredi', 'ven', 'freitag', 'fr', 'vrijdag', 'vr', 'viernes', 'venerdi');
+  add(6, 'sat', 'saturday', 'sabtu', 'samedi', 'sam', 'samstag', 'sa', 'zaterdag', 'za', 'sabado', 'sabato');
+  return m;
+})();
+
+export const MY_STATES = ['JOHOR', 'KEDAH', 'KELANTAN', 'MELAKA', 'MALACCA', 'NEGERI SEMBILAN', 'PAHANG', 'PULAU PINANG', 'PENANG', 'PERAK', 'PERLIS', 'SABAH', 'SARAWAK', 'SELANGOR', 'TERENGGANU', 'KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'W.P. KUALA LUMPUR', 'WP KUALA LUMPUR', 'PUTRAJAYA', 'LABUAN', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM', 'JOHOR DARUL TA\'ZIM', 'PERAK DARUL RIDZUAN', 'KEDAH DARUL AMAN', 'PAHANG DARUL MAKMUR', 'KELANTAN DARUL NAIM', 'TERENGGANU DARUL IMAN', 'NEGERI SEMBILAN DARUL KHUSUS'];
+export const ID_PROVINCES = ['ACEH', 'BALI', 'BANTEN', 'BENGKULU', 'GORONTALO', 'JAKARTA', 'DKI JAKARTA', 'JAMBI', 'JAWA BARAT', 'JAWA TENGAH', 'JAWA TIMUR', 'KALIMANTAN BARAT', 'KALIMANTAN SELATAN', 'KALIMANTAN TENGAH', 'KALIMANTAN TIMUR', 'KALIMANTAN UTARA', 'LAMPUNG', 'MALUKU', 'MALUKU UTARA', 'NUSA TENGGARA BARAT', 'NUSA TENGGARA TIMUR', 'PAPUA', 'PAPUA BARAT', 'RIAU', 'KEPULAUAN RIAU', 'SULAWESI SELATAN', 'SULAWESI TENGAH', 'SULAWESI TENGGARA', 'SULAWESI UTARA', 'SULAWESI BARAT', 'SUMATERA BARAT', 'SUMATERA SELATAN', 'SUMATERA UTARA', 'YOGYAKARTA', 'DI YOGYAKARTA', 'BANGKA BELITUNG'];
 export const US_STATES = ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC'];
 
-/** Country names (as written in `near`) -> ISO alpha-2. */
+/** Larger Malaysian towns and cities (general geography), upper case. */
+export const MY_CITIES = ['KUALA LUMPUR', 'PETALING JAYA', 'SHAH ALAM', 'KLANG', 'PORT KLANG', 'SUBANG JAYA', 'PUCHONG', 'SERI KEMBANGAN', 'SERDANG', 'KAJANG', 'CHERAS', 'AMPANG', 'SELAYANG', 'RAWANG', 'SEMENYIH', 'BANGI', 'BANDAR BARU BANGI', 'CYBERJAYA', 'PUTRAJAYA', 'SEPANG', 'BATU CAVES', 'GOMBAK', 'KEPONG', 'SETAPAK', 'SENTUL', 'BANTING', 'KUALA SELANGOR', 'KAPAR', 'MERU', 'BALAKONG', 'DENGKIL', 'JOHOR BAHRU', 'SKUDAI', 'PASIR GUDANG', 'KULAI', 'BATU PAHAT', 'MUAR', 'KLUANG', 'SEGAMAT', 'IPOH', 'TAIPING', 'TELUK INTAN', 'GEORGE TOWN', 'GEORGETOWN', 'BUTTERWORTH', 'BUKIT MERTAJAM', 'ALOR SETAR', 'SUNGAI PETANI', 'KULIM', 'KOTA BHARU', 'KUANTAN', 'TEMERLOH', 'KUALA TERENGGANU', 'MELAKA', 'SEREMBAN', 'NILAI', 'PORT DICKSON', 'KOTA KINABALU', 'SANDAKAN', 'TAWAU', 'KUCHING', 'MIRI', 'SIBU', 'BINTULU', 'KANGAR', 'LABUAN', 'SUNGAI BULOH', 'DAMANSARA', 'MONT KIARA', 'BANGSAR', 'BUKIT JALIL', 'SRI PETALING', 'SUBANG', 'BANDAR SUNWAY', 'SUNWAY', 'SEKSYEN', 'KOTA DAMANSARA', 'MUTIARA DAMANSARA', 'TAMAN MELAWATI', 'WANGSA MAJU', 'SETIA ALAM', 'BUKIT RAJA', 'SEMENYIH', 'BERANANG', 'SALAK TINGGI', 'HULU LANGAT', 'BATU 9 CHERAS', 'SUNGAI LONG', 'BUKIT BERUNTUNG', 'SHAH ALAM'];
+
+/** Larger Indonesian cities and regencies (general geography), upper case. */
+export const ID_CITIES = ['JAKARTA', 'JAKARTA PUSAT', 'JAKARTA SELATAN', 'JAKARTA BARAT', 'JAKARTA TIMUR', 'JAKARTA UTARA', 'SURABAYA', 'BANDUNG', 'MEDAN', 'BEKASI', 'TANGERANG', 'TANGERANG SELATAN', 'DEPOK', 'BOGOR', 'SEMARANG', 'PALEMBANG', 'MAKASSAR', 'BATAM', 'PEKANBARU', 'BANDAR LAMPUNG', 'PADANG', 'MALANG', 'DENPASAR', 'BADUNG', 'GIANYAR', 'TABANAN', 'BULELENG', 'SINGARAJA', 'KUTA', 'UBUD', 'SEMINYAK', 'JIMBARAN', 'SANUR', 'NUSA DUA', 'CANGGU', 'YOGYAKARTA', 'SURAKARTA', 'SOLO', 'BALIKPAPAN', 'SAMARINDA', 'PONTIANAK', 'BANJARMASIN', 'MANADO', 'MATARAM', 'KUPANG', 'JAMBI', 'CIREBON', 'SUKABUMI', 'TASIKMALAYA', 'SERANG', 'CILEGON'];
+
+/** Indian states (for addresses and locale), upper case. */
+export const IN_STATES = ['ANDHRA PRADESH', 'ASSAM', 'BIHAR', 'CHHATTISGARH', 'GOA', 'GUJARAT', 'HARYANA', 'HIMACHAL PRADESH', 'JHARKHAND', 'KARNATAKA', 'KERALA', 'MADHYA PRADESH', 'MAHARASHTRA', 'ODISHA', 'PUNJAB', 'RAJASTHAN', 'TAMIL NADU', 'TELANGANA', 'UTTAR PRADESH', 'UTTARAKHAND', 'WEST BENGAL', 'DELHI', 'NEW DELHI'];
+
+/** Company-form suffixes (upper case, punctuation-free tokens matched on folded text). */
+export const COMPANY_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|AG|KG|S\.A\.S\.?|SAS|S\.A\.|SA|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|SRL|S\.L\.|SL|SPA|S\.P\.A\.?|B\.V\.?|BV|N\.V\.?|NV|PTE\.?|PT\.?|CV\.?|TBK\.?|PLC|PVT\.?|LLP|OY|AB|AS|A\/S|APS|PTY\.?|K\.K\.`;
+
+/** Country names (as written in `near` or on documents) -> ISO alpha-2. */
 export const COUNTRY_NAMES: Record<string, string> = {
-  malaysia: 'MY', indonesia: 'ID', singapore: 'SG', 'united states': 'US', usa: 'US', us: 'US', america: 'US',
-  'united kingdom': 'GB', uk: 'GB', england: 'GB', france: 'FR', germany: 'DE', deutschland: 'DE', netherlands: 'NL',
-  nederland: 'NL', spain: 'ES', españa: 'ES', italy: 'IT', italia: 'IT', india: 'IN', australia: 'AU', canada: 'CA',
-  japan: 'JP', china: 'CN', thailand: 'TH', philippines: 'PH', vietnam: 'VN', israel: 'IL', belgium: 'BE', austria: 'AT',
-  switzerland: 'CH', portugal: 'PT', ireland: 'IE', 'new zealand': 'NZ', 'hong kong': 'HK', brazil: 'BR', mexico: 'MX',
+  malaysia: 'MY', indonesia: 'ID', singapore: 'SG', 'united states': 'US', 'united states of america': 'US', usa: 'US', us: 'US', america: 'US',
+  'united kingdom': 'GB', uk: 'GB', 'great britain': 'GB', england: 'GB', scotland: 'GB', wales: 'GB', france: 'FR', germany: 'DE', deutschland: 'DE', netherlands: 'NL',
+  nederland: 'NL', 'the netherlands': 'NL', holland: 'NL', spain: 'ES', españa: 'ES', espana: 'ES', italy: 'IT', italia: 'IT', india: 'IN', australia: 'AU', canada: 'CA',
+  japan: 'JP', china: 'CN', thailand: 'TH', philippines: 'PH', vietnam: 'VN', 'viet nam': 'VN', israel: 'IL', belgium: 'BE', belgique: 'BE', belgië: 'BE', austria: 'AT', österreich: 'AT',
+  switzerland: 'CH', schweiz: 'CH', suisse: 'CH', portugal: 'PT', ireland: 'IE', 'new zealand': 'NZ', 'hong kong': 'HK', brazil: 'BR', brasil: 'BR', mexico: 'MX', méxico: 'MX',
+  luxembourg: 'LU', denmark: 'DK', sweden: 'SE', norway: 'NO', finland: 'FI', poland: 'PL', 'south africa': 'ZA', 'united arab emirates': 'AE', uae: 'AE',
 };
 
-export interface CountryConventions { currency: string; dayFirst: boolean; decimalComma: boolean; wholeCurrency: boolean }
+export interface CountryConventions {
+  currency: string;
+  dayFirst: boolean;
+  decimalComma: boolean;
+  /** Amounts are whole units (rupiah, yen, dong): `43.000` is 43000. */
+  wholeCurrency: boolean;
+  /** Thousands may be grouped with spaces (`3 038,14`). */
+  spaceGrouping?: boolean;
+}
 
 export const CONVENTIONS: Record<string, CountryConventions> = {
   MY: { currency: 'MYR', dayFirst: true, decimalComma: false, wholeCurrency: false },
-  ID: { currency: 'IDR', dayFirst: true, decimalComma: true, wholeCurrency: true },
+  ID: { currency: 'IDR', dayFirst: true, decimalComma: true, wholeCurrency: true, spaceGrouping: true },
   SG: { currency: 'SGD', dayFirst: true, decimalComma: false, wholeCurrency: false },
   US: { currency: 'USD', dayFirst: false, decimalComma: false, wholeCurrency: false },
   CA: { currency: 'CAD', dayFirst: false, decimalComma: false, wholeCurrency: false },
@@ -48,14 +89,20 @@ export const CONVENTIONS: Record<string, CountryConventions> = {
   AU: { currency: 'AUD', dayFirst: true, decimalComma: false, wholeCurrency: false },
   NZ: { currency: 'NZD', dayFirst: true, decimalComma: false, wholeCurrency: false },
   IN: { currency: 'INR', dayFirst: true, decimalComma: false, wholeCurrency: false },
-  FR: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
+  FR: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
   DE: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
   AT: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
   NL: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
-  BE: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
+  BE: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
+  LU: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
   ES: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
   IT: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
-  PT: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
+  PT: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
+  FI: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
+  DK: { currency: 'DKK', dayFirst: true, decimalComma: true, wholeCurrency: false },
+  SE: { currency: 'SEK', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
+  NO: { currency: 'NOK', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
+  PL: { currency: 'PLN', dayFirst: true, decimalComma: true, wholeCurrency: false, spaceGrouping: true },
   CH: { currency: 'CHF', dayFirst: true, decimalComma: false, wholeCurrency: false },
   JP: { currency: 'JPY', dayFirst: false, decimalComma: false, wholeCurrency: true },
   CN: { currency: 'CNY', dayFirst: false, decimalComma: false, wholeCurrency: false },
@@ -65,7 +112,17 @@ export const CONVENTIONS: Record<string, CountryConventions> = {
   IL: { currency: 'ILS', dayFirst: true, decimalComma: false, wholeCurrency: false },
   BR: { currency: 'BRL', dayFirst: true, decimalComma: true, wholeCurrency: false },
   MX: { currency: 'MXN', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  ZA: { currency: 'ZAR', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  AE: { currency: 'AED', dayFirst: true, decimalComma: false, wholeCurrency: false },
 };
 
 /** Language hint -> a country whose conventions it implies (weak evidence). */
-export const LANGUAGE_COUNTRY: Record<string, string> = { fr: 'FR', de: 'DE', nl: 'NL', es: 'ES', it: 'IT', pt: 'PT', id: 'ID', in: 'ID', ms: 'MY', jp: 'JP', ja: 'JP', zh: 'CN', th: 'TH', he: 'IL', iw: 'IL' };
+export const LANGUAGE_COUNTRY: Record<string, string> = { fr: 'FR', de: 'DE', nl: 'NL', es: 'ES', it: 'IT', pt: 'PT', id: 'ID', in: 'ID', ms: 'MY', jp: 'JP', ja: 'JP', zh: 'CN', th: 'TH', he: 'IL', iw: 'IL', vi: 'VN', pl: 'PL', sv: 'SE', da: 'DK', no: 'NO', fi: 'FI' };
+
+/** Printed currency markers -> ISO 4217 (upper-cased marker). `$` is resolved by the locale. */
+export const CURRENCY_MARKERS: Record<string, string> = {
+  RM: 'MYR', MYR: 'MYR', RP: 'IDR', 'RP.': 'IDR', IDR: 'IDR', USD: 'USD', 'US$': 'USD', EUR: 'EUR', '€': 'EUR', SGD: 'SGD', 'S$': 'SGD',
+  INR: 'INR', RS: 'INR', 'RS.': 'INR', '₹': 'INR', GBP: 'GBP', '£': 'GBP', AUD: 'AUD', 'A$': 'AUD', CAD: 'CAD', 'C$': 'CAD', CHF: 'CHF', '¥': 'JPY',
+  JPY: 'JPY', CNY: 'CNY', RMB: 'CNY', HKD: 'HKD', 'HK$': 'HKD', THB: 'THB', '฿': 'THB', PHP: 'PHP', '₱': 'PHP', VND: 'VND', '₫': 'VND', ILS: 'ILS', '₪': 'ILS',
+  NZD: 'NZD', SEK: 'SEK', NOK: 'NOK', DKK: 'DKK', PLN: 'PLN', 'ZŁ': 'PLN', BRL: 'BRL', 'R$': 'BRL', MXN: 'MXN', ZAR: 'ZAR', AED: 'AED', KRW: 'KRW', '₩': 'KRW',
+};

@@ -1,0 +1,133 @@
+/**
+ * Date conventions and parsing primitives: numeric dates in either order, month and weekday names in
+ * several languages, compact `yyyymmdd` / `ddmmyyyy`, two-digit years, printed times.
+ */
+import { MONTHS, MONTH_PATTERN, WEEKDAYS } from './lexicon.js';
+
+export interface DateParts { y: number; m: number; d: number }
+
+export interface ParsedDate extends DateParts {
+  /** Both day/month orders were valid and the convention decided. */
+  ambiguous: boolean;
+  /** The printed form (for evidence). */
+  form: 'numeric' | 'iso' | 'month-name' | 'compact';
+  /** Two-digit year. */
+  shortYear: boolean;
+  start: number;
+  end: number;
+  /** The separators of a numeric date (e.g. `/`), for document-level order votes. */
+  sep?: string;
+  /** For numeric dates: the order the digits allow ('dm' only, 'md' only, or both). */
+  orders?: 'dm' | 'md' | 'both';
+}
+
+export function validDate(y: number, m: number, d: number): boolean {
+  if (!Number.isInteger(y) || m < 1 || m > 12 || d < 1 || d > 31) return false;
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+export function year4(y: number, yLen: number): number {
+  if (yLen >= 4) return y;
+  return y < 100 ? 2000 + y : y;
+}
+
+/** Reads a numeric a/b/c date; `dayFirst` decides when both orders are valid. */
+export function readNumericDate(a: number, b: number, c: number, aLen: number, cLen: number, dayFirst: boolean): (DateParts & { ambiguous: boolean; orders: 'dm' | 'md' | 'both' }) | undefined {
+  if (aLen === 4) return validDate(a, b, c) ? { y: a, m: b, d: c, ambiguous: false, orders: 'dm' } : undefined; // yyyy-mm-dd
+  if (cLen !== 2 && cLen !== 4) return undefined;
+  const y = year4(c, cLen);
+  const dm = validDate(y, b, a) ? { y, m: b, d: a } : undefined;
+  const md = validDate(y, a, b) ? { y, m: a, d: b } : undefined;
+  if (dm && md) {
+    if (a === b) return { ...dm, ambiguous: false, orders: 'both' };
+    return { ...(dayFirst ? dm : md), ambiguous: true, orders: 'both' };
+  }
+  if (dm) return { ...dm, ambiguous: false, orders: 'dm' };
+  if (md) return { ...md, ambiguous: false, orders: 'md' };
+  return undefined;
+}
+
+const NUMERIC = /(?<![\d/.-]|\d:)(\d{1,4})\s?([/.\-])\s?(\d{1,2})\s?([/.\-])\s?(\d{4}|\d{2})(?!\d|\/(?!\d{1,2}:\d{2})|[.:]\d)/g;
+const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|e|\.)?[\s.\-/,]*(?:de\s+|of\s+)?(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/,']*(?:de\s+)?(\d{4}|\d{2})(?![\d])`, 'giu');
+const MONTH_NAME_DAY = new RegExp(String.raw`(?<![\p{L}])(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/]*(\d{1,2})(?:st|nd|rd|th)?(?!\d)[\s,.\-/']*(\d{4}|'?\d{2})(?![\d:])`, 'giu');
+const COMPACT = /(?<![\d.,])(\d{8})(?![\d.,])/g;
+
+/** Every date printed in a text, under the given order convention. */
+export function parseDates(text: string, dayFirst: boolean, maxYear: number): ParsedDate[] {
+  const found: ParsedDate[] = [];
+  const overlaps = (s: number, e: number) => found.some((f) => f.start < e && s < f.end);
+  let m: RegExpExecArray | null;
+  DAY_MONTH_NAME.lastIndex = 0;
+  while ((m = DAY_MONTH_NAME.exec(text))) {
+    const month = MONTHS[m[2]!.toLowerCase()];
+    const y = year4(Number(m[3]), m[3]!.length);
+    const d = Number(m[1]);
+    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: m[3]!.length === 2, start: m.index, end: m.index + m[0].length });
+  }
+  MONTH_NAME_DAY.lastIndex = 0;
+  while ((m = MONTH_NAME_DAY.exec(text))) {
+    if (overlaps(m.index, m.index + m[0].length)) continue;
+    const month = MONTHS[m[1]!.toLowerCase()];
+    const yRaw = m[3]!.replace("'", '');
+    const y = year4(Number(yRaw), yRaw.length);
+    const d = Number(m[2]);
+    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: yRaw.length === 2, start: m.index, end: m.index + m[0].length });
+  }
+  NUMERIC.lastIndex = 0;
+  while ((m = NUMERIC.exec(text))) {
+    if (overlaps(m.index, m.index + m[0].length)) continue;
+    const [, a, s1, b, s2, c] = m;
+    // mixed separators are an OCR accident at most once ("25/12-2018"); "1.5-2" is not a date
+    if (s1 !== s2 && !(a!.length <= 2 && c!.length === 4)) continue;
+    // "09.20.00" after TIME is a clock reading, not a date
+    if (c!.length === 2 && (c === '00' || /(?:TIME|TIEMPO|HEURE|ZEIT|UHR|JAM|WAKTU|PUKUL)\s*[:.]?\s*$/i.test(text.slice(Math.max(0, m.index - 12), m.index)))) continue;
+    const r = readNumericDate(Number(a), Number(b), Number(c), a!.length, c!.length, dayFirst);
+    if (!r) continue;
+    if (a!.length === 3) continue;
+    found.push({ y: r.y, m: r.m, d: r.d, ambiguous: r.ambiguous, form: a!.length === 4 ? 'iso' : 'numeric', shortYear: a!.length !== 4 && c!.length === 2, start: m.index, end: m.index + m[0].length, sep: s1!, orders: r.orders });
+  }
+  COMPACT.lastIndex = 0;
+  while ((m = COMPACT.exec(text))) {
+    if (overlaps(m.index, m.index + 8)) continue;
+    const s = m[1]!;
+    const ymd = { y: +s.slice(0, 4), m: +s.slice(4, 6), d: +s.slice(6, 8) };
+    const dmy = { y: +s.slice(4, 8), m: +s.slice(2, 4), d: +s.slice(0, 2) };
+    const ok = (x: DateParts) => x.y >= 2000 && x.y <= maxYear && validDate(x.y, x.m, x.d);
+    const r = ok(ymd) && !ok(dmy) ? ymd : ok(dmy) && !ok(ymd) ? dmy : undefined;
+    if (r) found.push({ ...r, ambiguous: false, form: 'compact', shortYear: false, start: m.index, end: m.index + 8 });
+  }
+  return found.sort((x, y) => x.start - y.start);
+}
+
+const TIME = /(?<![\d.,:])([01]?\d|2[0-3])\s?[:hH]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*(AM|PM|A\.M\.|P\.M\.))?(?![\d.,]\d)/i;
+
+export interface TimeOfDay { h: number; m: number; s: number }
+
+/** The first time of day printed in a text. */
+export function parseTime(text: string): (TimeOfDay & { start: number; end: number }) | undefined {
+  const m = TIME.exec(text);
+  if (!m) return undefined;
+  let h = Number(m[1]);
+  const min = Number(m[2]);
+  const s = m[3] ? Number(m[3]) : 0;
+  const ap = m[4]?.toUpperCase().replace(/\./g, '');
+  if (ap === 'PM' && h < 12) h += 12;
+  if (ap === 'AM' && h === 12) h = 0;
+  return { h, m: min, s, start: m.index, end: m.index + m[0].length };
+}
+
+const WEEKDAY_RE = new RegExp(String.raw`(?<![\p{L}])(${Object.keys(WEEKDAYS).filter((k) => k.length >= 4 || ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].includes(k)).sort((a, b) => b.length - a.length).join('|')})(?![\p{L}])`, 'iu');
+
+/** A weekday name printed in a text (0 = Sunday), if any. */
+export function weekdayIn(text: string): number | undefined {
+  const m = WEEKDAY_RE.exec(text);
+  return m ? WEEKDAYS[m[1]!.toLowerCase()] : undefined;
+}
+
+/** ISO string of a date (noon UTC unless a time is given). */
+export function isoDate(p: DateParts, time?: TimeOfDay): string {
+  const z = (n: number, w = 2) => String(n).padStart(w, '0');
+  const t = time ? `${z(time.h)}:${z(time.m)}:${z(time.s)}` : '12:00:00';
+  return `${z(p.y, 4)}-${z(p.m)}-${z(p.d)}T${t}.000Z`;
+}

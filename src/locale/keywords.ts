@@ -1,0 +1,136 @@
+/**
+ * Keyword lexicon for the labels printed next to amounts (TOTAL, SUBTOTAL, GST, CASH, CHANGE, ...)
+ * in many languages, and OCR-tolerant canonicalisation of words so that `T0TAL`, `TOTAI`, `fotal`,
+ * `kounding` or `SUB-TOTAI` still read as the keywords they are.
+ *
+ * Rules run on *canonical* line text: upper case, accents folded, each word replaced by the lexicon
+ * word it is an OCR variant of, punctuation-only tokens dropped, words joined by single spaces.
+ */
+
+export type AmountRole =
+  | 'total' | 'subtotal' | 'taxBase' | 'tax' | 'taxIncluded' | 'rounding' | 'paid' | 'change' | 'discount' | 'tip'
+  | 'service' | 'quantity' | 'balance' | 'deposit' | 'points' | 'info' | 'unitPrice' | 'foreign'
+  /** "INCL. GST", "EXCL VAT" after a label: qualifies it, names no amount of its own. */
+  | 'qualifier';
+
+export interface RoleRule {
+  role: AmountRole;
+  /** How strongly the label names this role (totals: 3.5 final/grand, 3 qualified, 2.2 plain). */
+  strength: number;
+  re: RegExp;
+  /** Total rules only: the label says the amount is final (after rounding/discount/tax). */
+  final?: boolean;
+}
+
+const TAXES = String.raw`GST|SST|VAT|TAX|TVA|PPN|MWST|UST|IVA|BTW|HST|PST|QST|CGST|SGST|IGST|TPS|TVQ|PB1|PAJAK|MOMS|MVA|ALV|IMPUESTO|IMPOSTA`;
+const CUR = String.raw`RM|MYR|RP|IDR|USD|EUR|SGD|INR|RS|GBP|AUD|CAD|CHF|JPY|PHP|THB|HKD|NZD`;
+/** What may follow a total label and belongs to it: "INCL. 6% GST", "EXCL VAT", "(RM)". */
+const TAIL = String.raw`(?:\s*(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|WITH|W)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?)?`;
+
+/** Ordered by priority: an earlier rule's match wins over a later rule's overlapping match. */
+export const ROLE_RULES: RoleRule[] = [
+  // registration numbers, document titles, table headers: they claim the words, never an amount
+  { role: 'info', strength: 0, re: new RegExp(String.raw`\b(?:(?:${TAXES})\s*(?:REG\w*|ID|NO|NUMBER|NUM|#|IDENTIFICATION|CODE|SUMMARY|ANALYSIS|RATE|DETAILS?|BREAKDOWN|%)|TAX\s*INVOICE|NPWP|USTID\w*|GSTIN|SIRET|SIREN|TAX\s*CODE|INVOICE\s*NO|DOC\s*NO|RECEIPT\s*NO|POS\s*NO|TERMINAL|TRANS\w*\s*NO|REF\w*\s*NO|TEL|FAX|PHONE|MEMBER\w*\s*(?:NO|ID|CARD)|CARD\s*NO|APPR\w*\s*CODE|AUTH\w*\s*CODE|BATCH|TRACE|STAN|RRN|TID|MID)\b`) },
+  { role: 'quantity', strength: 1, re: /\b(?:TOTAL\s*(?:QTY|QUANTITY|ITEMS?|PCS|PIECES|ARTICLES?|UNITS?|ITEM\s*COUNT|NO\s*OF\s*ITEMS?|ITEN|ITER)|ITEM\s*COUNT|ITEMS?\s*COUNT|NO\s*OF\s*(?:ITEMS?|QTY|PCS|PIECES)|QTY|QUANTITY|JUMLAH\s*(?:ITEM|BARANG|QTY|PCS|UNIT)|ITEMS?(?!\s*(?:DISC|SAV|PROMO|VOUCHER))|ANZAHL|ARTIKEL|AANTAL|NOMBRE\s*D\s*ARTICLES|ARTICLES|CANTIDAD|BTYS|UNITS)\b/ },
+  { role: 'taxIncluded', strength: 1.5, re: new RegExp(String.raw`(?<!\b(?:TOTAL|AMOUNT|AMT|SALES|PRICE|PRICES|TOTAAL|SUMME|JUMLAH)\s)\b(?:(?:${TAXES})\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:INCLUDED|INCL\w*|INC)\b(?:\s*IN\s*(?:THE\s*)?TOTAL)?|TOTAL\s*INCLUDE[SD]?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUDES?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUSIVE\s*OF\s*(?:${TAXES})\s*(?:AMOUNT|OF)?|INCLUDED\s*IN\s*(?:THE\s*)?TOTAL|(?:DONT|DONT\s*TVA|DAVON|DAARVAN|INKL|ENTHALTEN)\s*(?:${TAXES})?)\b`) },
+  // totals that say they are final
+  { role: 'total', strength: 3.5, final: true, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:AMT|AMOUNT|SALES)?\s*ROUNDED|ROUNDED\s*(?:TOTAL|AMT|AMOUNT)|TOTAL\s*AFTER\s*(?:ROUNDING|ROUND|ADJ\w*|DISC\w*|ROUND\w*\s*ADJ\w*)|(?:NETT?\s*)?TOTAL\s*(?:AMT|AMOUNT)?\s*(?:AFTER|W)\s*(?:ROUNDING|ADJ\w*)|GRAND\s*TOTAL|GRANDTOTAL|TOTAL\s*PAYABLE|AMOUNT\s*PAYABLE|PAYABLE\s*AMOUNT|TOTAL\s*AMOUNT\s*PAYABLE|NET\s*PAYABLE|AMOUNT\s*DUE|TOTAL\s*DUE|BALANCE\s*DUE|AMOUNT\s*TO\s*PAY|TOTAL\s*TO\s*PAY|NETT\s*TOTAL|NETT\s*AMOUNT|NETT\s*AMT|TOTAL\s*NETT|TOTAL\s*TTC|MONTANT\s*TTC|NET\s*A\s*PAYER|TOTAL\s*A\s*PAYER|MONTANT\s*(?:A\s*PAYER|DU|TOTAL)|RESTE\s*A\s*PAYER|SOMME\s*A\s*PAYER|GESAMTBETRAG|GESAMTSUMME|RECHNUNGSBETRAG|RECHNUNGSSUMME|ENDBETRAG|ENDSUMME|ZU\s*ZAHLEN|ZAHLBETRAG|TOTAALBEDRAG|TE\s*BETALEN|TOTAAL\s*(?:INCL\w*|TE\s*BETALEN)|IMPORTE\s*TOTAL|TOTAL\s*A\s*PAGAR|TOTALE\s*(?:COMPLESSIVO|DA\s*PAGARE|EURO|EUR)|TOTAL\s*BAYAR|TOTAL\s*TAGIHAN|TOTAL\s*PEMBAYARAN|JUMLAH\s*(?:BAYAR|BESAR|KESELURUHAN|SEMUA|PERLU\s*DIBAYAR|BERSIH|DIBAYAR)|JUMLAH\s*(?:${CUR})|INVOICE\s*TOTAL|TOTAL\s*INVOICE|INVOICE\s*AMOUNT|TOTAL\s*BILL|BILL\s*TOTAL|BILL\s*AMOUNT|TOTAL\s*CHARGES?|TOTAL\s*PAID|TOTAL\s*AMOUNT\s*PAID|AMOUNT\s*CHARGED|TOTAL\s*IN\s*(?:${CUR}))${TAIL}\b|合計|总计|合计|総計|รวมทั้งสิ้น|ยอดสุทธิ`) },
+  { role: 'subtotal', strength: 2, re: new RegExp(String.raw`\b(?:SUB\s*-?\s*TOTAL|SUBTOTAL|SUBTTL|SUB\s*TTL|SUB\s*TOT|SOUS\s*-?\s*TOTAL|ZWISCHENSUMME|SUBTOTAAL|SUBTOTALE|TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:EXCL\w*|EXCLUSIVE|BEFORE|W\s*O|WITHOUT|EX)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:HT|HTVA|NETTO|EXCL)\b|MONTANT\s*HT|TOTAL\s*HORS\s*TAXES?|HORS\s*TAXES?|NET\s*AMOUNT|NET\s*AMT|NETTO\s*BETRAG|NETTOBETRAG|NETTOSUMME|NETTO|TOTAAL\s*EXCL\w*|BASE\s*IMPONIBLE|IMPONIBILE|HARGA\s*JUAL|AMOUNT\s*(?:EXCL\w*|BEFORE\s*(?:TAX|GST|SST|VAT))|BEFORE\s*(?:GST|TAX|VAT|SST)|EXCL\w*\s*(?:GST|TAX|VAT|SST|BTW)|TOTAL\s*NET)\b`) },
+  { role: 'taxBase', strength: 1.5, re: /\b(?:DPP|D\s*P\s*P|TAXABLE\s*(?:AMOUNT|AMT|VALUE)|BASE\s*HT|BASIS)\b/ },
+  { role: 'rounding', strength: 2, re: /\b(?:ROUNDING(?:\s*ADJ\w*|\s*AMT|\s*AMOUNT)?|ROUND(?:ING)?\s*(?:ADJ\w*|OFF)|ROUND\s*ADJ\w*|RND\s*ADJ\w*|RND|ADJ(?:USTMENT)?|ADJT|PEMBULATAN|ARRONDI\w*|RUNDUNG\w*|AFRONDING\w*|REDONDEO|ARROTONDAMENTO)\b/ },
+  { role: 'change', strength: 2, re: /\b(?:CHANGE(?:\s*DUE|\s*AMT|\s*AMOUNT)?|KEMBALI(?:AN)?|KEMBALIAN|BAKI|RENDU|MONNAIE(?:\s*RENDUE)?|RUCKGELD|WECHSELGELD|RETOUR|WISSELGELD|CAMBIO|VUELTO|RESTO|CHANGE\s*TENDERED)\b/ },
+  { role: 'tip', strength: 2, re: /\b(?:TIPS?|GRATUITY|POURBOIRE|TRINKGELD|FOOI|PROPINA|MANCIA)\b/ },
+  { role: 'tax', strength: 2.2, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:${TAXES})(?:\s*(?:AMT|AMOUNT))?|(?:${TAXES})\s*(?:AMT|AMOUNT|PAYABLE|TOTAL|BETRAG|BEDRAG|VALUE)|SERVICE\s*TAX|SALES\s*TAX|TAX\s*AMOUNT|MONTANT\s*(?:DE\s*LA\s*)?TVA|CUOTA\s*(?:DE\s*)?IVA|PAJAK\s*(?:RESTORAN|PB1)?)\b`) },
+  { role: 'service', strength: 2, re: /\b(?:SERV\w*\s*(?:CHARGE|CHRG|CHG|CHARGES|CHGS|CHRGS)|SERVICE|SVC\s*(?:CHG|CHARGE)?|SERVIS|S\s*C\s*\d+\s*%)\b/ },
+  { role: 'discount', strength: 2, re: /\b(?:DISC(?:OUNT)?S?|ITEM\s*DISC\w*|DISKON|POTONGAN|ANDA\s*HEMAT|HEMAT|SAVINGS?|YOU\s*SAVED?|TOTAL\s*SAVINGS?|REMISE|RABATT?|KORTING|DESCUENTO|DTO|SCONTO|VOUCHER|COUPON|PROMO(?:TION)?|REDUCTION|MEMBER\s*DISC\w*|LESS)\b/ },
+  { role: 'paid', strength: 1.8, re: /\b(?:(?:ACCEPTED|RECEIVED|TENDERED|PAID)\s*(?:TOTAL|AMOUNT|AMT)|ACCEPTED|AMOUNT\s*PAID|PAID\s*AMOUNT|AMT\s*PAID|AMOUNT\s*TENDERED|CASH\s*(?:TENDERED|PAID|RECEIVED|PAYMENT)?|TUNAI|TENDER(?:ED)?|PAYMENT|PEMBAYARAN|DIBAYAR|BAYAR|PAID|VISA|MASTER\s*CARD|MASTERCARD|MASTER|AMEX|DEBIT(?:\s*CARD)?|CREDIT\s*CARD|CREDIT|CARD\s*(?:PAYMENT|TENDER\w*|SALE|PAID)|BANK\s*CARD|KARTU(?:\s*(?:DEBIT|KREDIT))?|EDC|GOPAY|OVO|DANA|QRIS|SHOPEEPAY|SHOPEE\s*PAY|GRABPAY|GRAB\s*PAY|GRABFOOD|GOFOOD|SHOPEEFOOD|TNG|BOOST|ESPECES|CARTE(?:\s*BANCAIRE)?|CB|BARGELD|GEG\w*\s*BAR|BAR\s*(?=EUR|CHF)|BARZAHLUNG|GEGEBEN|EC\s*KARTE|GIROCARD|EFECTIVO|TARJETA|CONTANTI|CONTANT|PIN|NETS|EFTPOS|BCA|MANDIRI|BNI|BRI|FLAZZ|E\s*MONEY|UPI|PAYTM|PHONEPE|GPAY|RECEIVED|RECEIVE)\b/ },
+  { role: 'deposit', strength: 1, re: /\b(?:DEPOSIT|DEPOSIT\s*PAID|ADVANCE|DP|UANG\s*MUKA|ACOMPTE|ANZAHLUNG)\b/ },
+  { role: 'points', strength: 1, re: /\b(?:POINTS?|POIN|PTS|REWARDS?|STAMPS?|BONUSPUNKTE)\b/ },
+  { role: 'balance', strength: 1.2, re: /\b(?:BALANCE|OUTSTANDING|SISA|SALDO|SOLDE)\b/ },
+  { role: 'unitPrice', strength: 1, re: /\b(?:UNIT\s*PRICE|PRICE\s*EACH|U\s*PRICE|S\s*PRICE|PRIX\s*UNITAIRE|EINZELPREIS|STUKPRIJS|HARGA\s*SATUAN|@)\b/ },
+  // totals with a qualifier, then the bare word
+  { role: 'total', strength: 3, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:INCL\w*|INCLUSIVE|INC|WITH)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:AMOUNT|AMT|SALES|(?:${CUR})|BELANJA|HARGA|NET|PRICE|COST|CHARGE)${TAIL}|AMOUNT\s*(?:INCL\w*|INCLUSIVE)${TAIL}|DUE|JUMLAH|SUMME|SUMA|GESAMT\w*|BETRAG|TOTAAL|TOTALE|IMPORTE|MONTANT|BEDRAG|TOTAL\s*GENERAL)\b`) },
+  { role: 'total', strength: 2.2, re: new RegExp(String.raw`\b(?:(?:TOTAL|TOTALS|TTL|TOT|GRAND)${TAIL}|AMOUNT|AMT)\b|รวม`) },
+  { role: 'qualifier', strength: 0, re: new RegExp(String.raw`\b(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|EX|WITH|W\s*O|WITHOUT|INKL|ZZGL|HT|TTC)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?`) },
+  { role: 'tax', strength: 1.2, re: new RegExp(String.raw`\b(?:${TAXES})\b`) },
+];
+
+/** ROLE_RULES with global regexes, compiled once (reset `lastIndex` before use). */
+export const ROLE_RULES_GLOBAL: ReadonlyArray<RoleRule & { g: RegExp }> = ROLE_RULES.map((r) => ({ ...r, g: new RegExp(r.re.source, 'g' + r.re.flags.replace('g', '')) }));
+
+/** Lexicon words that OCR variants are mapped back to (upper case, accent-free). */
+export const KEYWORD_VOCABULARY: readonly string[] = [
+  'TOTAL', 'SUBTOTAL', 'GRAND', 'AMOUNT', 'ROUNDING', 'ROUNDED', 'ROUND', 'ADJUSTMENT', 'CHANGE', 'CASH', 'TENDERED', 'TENDER',
+  'PAYABLE', 'PAYMENT', 'INCLUSIVE', 'INCLUDING', 'INCLUDED', 'EXCLUSIVE', 'EXCLUDING', 'DISCOUNT', 'SALES', 'BALANCE', 'SERVICE',
+  'CHARGE', 'QUANTITY', 'TUNAI', 'KEMBALI', 'KEMBALIAN', 'BELANJA', 'JUMLAH', 'HARGA', 'BAYAR', 'PEMBULATAN', 'DISKON', 'POTONGAN',
+  'SUMME', 'GESAMT', 'BETRAG', 'TOTAAL', 'MONTANT', 'NETT', 'ITEMS', 'INVOICE', 'RECEIPT', 'PAID', 'AFTER', 'BEFORE', 'DUE',
+  'CREDIT', 'DEBIT', 'VISA', 'MASTERCARD', 'GRATUITY', 'SAVINGS', 'TAGIHAN', 'PEMBAYARAN', 'DIBAYAR', 'SUMMARY', 'ITEM', 'COUNT',
+  'GST', 'SST', 'TAX', 'PPN', 'VAT', 'TVA', 'MWST', 'QTY', 'RM', 'ADJ', 'INCL', 'EXCL', 'ACCEPTED', 'RECEIVED', 'SUPPLIES',
+];
+
+const CONFUSABLE_GROUPS = ['O0DQCG', 'I1L|TJ!', 'S5$', 'B83E', 'MNHW', 'UV', 'A4', 'Z2', 'G6', 'FTP', 'KR', 'CE', 'RN'];
+const CONFUSABLE_PAIRS: ReadonlySet<string> = new Set(CONFUSABLE_GROUPS.flatMap((g) => [...g].flatMap((a) => [...g].map((b) => a + b))));
+const confusable = (a: string, b: string) => CONFUSABLE_PAIRS.has(a + b);
+
+/** Edit distance with a cap (early exit), on short strings. */
+export function editDistance(a: string, b: string, cap = 3): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const sub = a[i - 1] === b[j - 1] ? 0 : confusable(a[i - 1]!, b[j - 1]!) ? 0.6 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + sub);
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Folds accents and upper-cases. */
+export function foldText(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+}
+
+const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '4': 'A', '$': 'S', '|': 'I', '!': 'I', '€': 'E', '6': 'G', '2': 'Z', '7': 'T' };
+const canonCache = new Map<string, string>();
+const VOCAB_SET = new Set(KEYWORD_VOCABULARY);
+
+/**
+ * The lexicon word an OCR'd token stands for, or the token itself (folded, edge punctuation removed).
+ * Only tokens of 4+ letters are corrected, by a confusion-aware edit distance: <= 1 for 4-6 letters
+ * (<= 0.6 for 4 letters, i.e. one look-alike substitution), <= 1.6 for 7+.
+ */
+export function canonicalWord(token: string): string {
+  const cached = canonCache.get(token);
+  if (cached !== undefined) return cached;
+  let t = foldText(token).replace(/^[^\p{L}\p{N}%@&$|!]+|[^\p{L}\p{N}%@&$|!]+$/gu, '');
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  const lookalikes = (t.match(/[0158647$|!€2]/g) ?? []).length;
+  if (lookalikes && letters >= 2 && letters >= lookalikes && /^[\p{L}0158647$|!€2]+$/u.test(t)) {
+    // a word with digits standing in for letters: T0TAL, TOTA1, 5UBTOTAL, 10TAL
+    t = t.replace(/[0158647$|!€2]/g, (c) => DIGIT_AS_LETTER[c] ?? c);
+  }
+  let out = t;
+  if (!VOCAB_SET.has(t) && /^[A-Z]{4,}$/.test(t)) {
+    let best = '', bestD = 9;
+    const first = t[0]!, last = t[t.length - 1]!;
+    for (const w of KEYWORD_VOCABULARY) {
+      if (Math.abs(w.length - t.length) > (w.length >= 7 ? 2 : 1) || w.length < 4) continue;
+      // cheap filter: one end of the word must agree (up to a look-alike)
+      if (w[0] !== first && w[w.length - 1] !== last && !confusable(w[0]!, first) && !confusable(w[w.length - 1]!, last)) continue;
+      const d = editDistance(t, w, 2);
+      const limit = w.length <= 4 ? (t.length > w.length ? 1 : 0.6) : w.length <= 6 ? 1 : 1.6;
+      if (d <= limit && d < bestD) { best = w; bestD = d; }
+    }
+    if (best) out = best;
+  }
+  if (canonCache.size > 20000) canonCache.clear();
+  canonCache.set(token, out);
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * Chooses the transaction date (and the due date) among the date candidates. Like the total, a date
+ * is a value: several printings of the same day support each other. Confidence comes from the
+ * keyword, a printed time, the form (month name or four-digit year vs an ambiguous day/month order),
+ * agreement of the printings, rivals, plausibility against "now" and the OCR confidence of the digits.
+ */
+import type { DateCandidate } from '../fields/dates.js';
+import type { Locale } from '../locale/index.js';
+import { confidenceFrom } from './confidence.js';
+import type { EvidenceTerm } from './confidence.js';
+
+export interface ChosenDate {
+  candidate: DateCandidate;
+  confidence: number;
+  evidence: string[];
+}
+
+const DAY = 86_400_000;
+const keyOf = (c: DateCandidate) => `${c.date.y}-${c.date.m}-${c.date.d}`;
+const msOf = (c: DateCandidate) => Date.UTC(c.date.y, c.date.m - 1, c.date.d);
+
+/** Chooses the transaction date and the due date. */
+export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, lineCount: number): { date?: ChosenDate; dueDate?: ChosenDate } {
+  const nowMs = now.getTime();
+  const n = Math.max(1, lineCount);
+  const groups = new Map<string, DateCandidate[]>();
+  for (const c of cands) {
+    const k = keyOf(c);
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  const scoreOf = (c: DateCandidate): number => {
+    let s = 1;
+    if (c.kind === 'transaction') s += c.keywordAt === 'above' ? 1.0 : 1.5;
+    if (c.kind === 'order') s += 0.8;
+    if (c.kind === 'due') s -= 3;
+    if (c.kind === 'other') s -= 2;
+    if (c.time) s += 0.8;
+    if (c.weekday === 'match') s += 0.8;
+    if (c.weekday === 'mismatch') s -= 1;
+    if (c.date.ambiguous) s -= 0.2;
+    const ms = msOf(c);
+    if (ms > nowMs + DAY) s -= 4;
+    else if (ms < nowMs - 15 * 365 * DAY) s -= 1;
+    s -= 0.3 * (c.line.index / n);
+    if (c.ocrConfidence < 0.5) s -= 0.4;
+    return s;
+  };
+  const scored = cands.map((c) => ({ c, s: scoreOf(c) }));
+  // value-level score: the best printing plus a bonus for agreeing printings
+  const valueScore = new Map<string, number>();
+  for (const [k, list] of groups) {
+    const best = Math.max(...list.map((c) => scored.find((x) => x.c === c)!.s));
+    const lines = new Set(list.filter((c) => c.kind !== 'due' && c.kind !== 'other').map((c) => c.line.index)).size;
+    valueScore.set(k, best + 0.5 * Math.min(2, Math.max(0, lines - 1)));
+  }
+  const tx = scored.filter((x) => x.c.kind !== 'due').sort((a, b) => (valueScore.get(keyOf(b.c))! - valueScore.get(keyOf(a.c))!) || (b.s - a.s));
+  const out: { date?: ChosenDate; dueDate?: ChosenDate } = {};
+  const top = tx[0];
+  if (top) {
+    const c = top.c;
+    const k = keyOf(c);
+    const same = groups.get(k)!;
+    const rival = tx.find((x) => keyOf(x.c) !== k && x.c.kind !== 'other');
+    const terms: EvidenceTerm[] = [];
+    if (c.kind === 'transaction') terms.push({ name: `keyword:${c.keyword}`, weight: c.keywordAt === 'above' ? 0.1 : 0.2 });
+    else if (c.kind === 'order') terms.push({ name: 'order-date', weight: 0.2 });
+    else if (c.kind === 'other') terms.push({ name: `other-date:${c.keyword}`, weight: -1.5 });
+    if (c.time) terms.push({ name: 'time', weight: 0.2 });
+    if (c.weekday === 'match') terms.push({ name: 'weekday-agrees', weight: 1.0 });
+    if (c.weekday === 'mismatch') terms.push({ name: 'weekday-disagrees', weight: -1.5 });
+    if (c.date.form === 'month-name') terms.push({ name: 'month-name', weight: 1.5 });
+    else if (c.date.form === 'iso') terms.push({ name: 'iso', weight: 0.4 });
+    else if (c.date.ambiguous) {
+      const settled = locale.countryConfidence >= 0.8 || locale.dayFirstSource === 'document';
+      terms.push({ name: settled ? 'order-by-locale' : 'order-guessed', weight: settled ? 0 : -1.0 });
+    }
+    if (c.date.shortYear) terms.push({ name: 'short-year', weight: -0.2 });
+    const printings = new Set(same.map((x) => x.line.index)).size;
+    if (printings >= 2) terms.push({ name: `repeated:${printings}`, weight: 0.8 });
+    const distinct = new Set(tx.filter((x) => x.c.kind !== 'other').map((x) => keyOf(x.c))).size;
+    if (distinct === 1) terms.push({ name: 'only-date', weight: 0.6 });
+    else terms.push({ name: `other-dates:${distinct - 1}`, weight: -0.4 });
+    if (rival) {
+      const margin = valueScore.get(k)! - valueScore.get(keyOf(rival.c))!;
+      if (margin < 0.7) terms.push({ name: 'close-rival', weight: -1.5 });
+      else if (margin < 1.5) terms.push({ name: 'rival', weight: -0.6 });
+    }
+    const ocr = Math.max(...same.map((x) => x.ocrConfidence));
+    if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
+    else if (ocr < 0.5) terms.push({ name: 'ocr-low', weight: -1.5 });
+    else if (ocr < 0.75) terms.push({ name: 'ocr-mid', weight: -1.0 });
+    if (same.every((x) => x.repaired)) terms.push({ name: 'ocr-repaired', weight: -0.6 });
+    const ms = msOf(c);
+    if (ms > nowMs + DAY) terms.push({ name: 'future', weight: -3 });
+    else if (ms < nowMs - 15 * 365 * DAY) terms.push({ name: 'old', weight: -1.5 });
+    out.date = { candidate: c, confidence: confidenceFrom(0.9, terms), evidence: terms.map((t) => `${t.name}(${t.weight})`) };
+  }
+  const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];
+  if (due) {
+    const terms: EvidenceTerm[] = [{ name: `keyword:${due.c.keyword}`, weight: 1.2 }];
+    if (due.c.date.ambiguous) terms.push({ name: 'ambiguous', weight: -0.6 });
+    if (out.date && msOf(due.c) < msOf(out.date.candidate)) terms.push({ name: 'before-date', weight: -1.5 });
+    out.dueDate = { candidate: due.c, confidence: confidenceFrom(0.3, terms), evidence: terms.map((t) => t.name) };
+  }
+  return out;
+}

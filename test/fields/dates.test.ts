@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { parseDates, readNumericDate } from '../../src/locale/dates.js';
+import { documentFromText } from '../../src/document/geometry.js';
+
+const NOW = new Date('2024-06-01T00:00:00Z');
+const dateOf = (text: string, ctx: { near?: string; language?: string; extractTime?: boolean } = {}) =>
+  extractFields(documentFromText(text), { extractTime: ctx.extractTime ?? false, now: NOW, ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) }).date?.value.slice(0, 10);
+
+describe('date forms', () => {
+  const cases: Array<[string, string]> = [
+    ['Date: 25/12/2018', '2018-12-25'],
+    ['12-01-19 14:02', '2019-01-12'],
+    ['25 DEC 2018', '2018-12-25'],
+    ['05-JAN-17 10:11', '2017-01-05'],
+    ['Date 27/MAR/2018', '2018-03-27'],
+    ['OCT 3, 2016', '2016-10-03'],
+    ['20180304 12:30', '2018-03-04'],
+    ['Date: 2018-03-23', '2018-03-23'],
+    ['02.10.22-23:10/2.2.15/TSAL', '2022-10-02'],
+    ['Rechnungsdatum 7. Mai 2014', '2014-05-07'],
+    ['Invoice Date: August 3 , 2014', '2014-08-03'],
+    ['Order date: 28 Jan 15', '2015-01-28'],
+    ['Tanggal 16 Okt 2022', '2022-10-16'],
+    ['Factuurdatum: 19 april 2014', '2014-04-19'],
+    ['Date : 12 févr. 2020', '2020-02-12'],
+    ['Datum: 3. März 2021', '2021-03-03'],
+    ['Fecha: 5 de agosto de 2019', '2019-08-05'],
+    ['the 3rd of March 2019', '2019-03-03'],
+    ['Tgl 03 Agu 2022', '2022-08-03'],
+    ['30 Des 2021 19:00', '2021-12-30'],
+    ['Date :28/04/18', '2018-04-28'],
+    ['03-09-2022/01:03/AC3562F', '2022-09-03'],
+  ];
+  for (const [text, iso] of cases) it(`reads "${text}"`, () => expect(dateOf(text)).toBe(iso));
+});
+
+describe('day/month order', () => {
+  it('uses day-first in Malaysia and month-first in the US when both are <= 12', () => {
+    expect(dateOf('TOTAL RM 5.00\nSDN BHD\nDate: 03/04/2018')).toBe('2018-04-03');
+    expect(dateOf('Walmart\nSpringfield, IL 62704\nSales Tax $0.50\nDate: 03/04/2018')).toBe('2018-03-04');
+  });
+
+  it('uses `near` to settle the order', () => {
+    expect(dateOf('Date: 03/04/2018', { near: 'Chicago, IL, United States' })).toBe('2018-03-04');
+    expect(dateOf('Date: 03/04/2018', { near: 'Kuala Lumpur, Malaysia' })).toBe('2018-04-03');
+  });
+
+  it('follows an unambiguous date printed elsewhere on the same document', () => {
+    expect(dateOf('Printed 12/28/2017\nDate: 03/04/2018 10:00')).toBe('2018-03-04');
+  });
+
+  it('reads the only valid order when one part is > 12', () => {
+    expect(readNumericDate(12, 28, 2017, 2, 4, true)).toMatchObject({ y: 2017, m: 12, d: 28, ambiguous: false });
+    expect(readNumericDate(28, 12, 2017, 2, 4, false)).toMatchObject({ y: 2017, m: 12, d: 28, ambiguous: false });
+    expect(readNumericDate(31, 2, 2017, 2, 4, true)).toBeUndefined();
+  });
+});
+
+describe('transaction date vs other dates', () => {
+  it('prefers the invoice date over the due date and reports the due date', () => {
+    const r = extractFields(documentFromText('Invoice Date: 01/03/2020\nDue Date: 31/03/2020\nTotal 10.00'), { extractTime: false, now: NOW });
+    expect(r.date?.value.slice(0, 10)).toBe('2020-03-01');
+    expect(r.dueDate?.value.slice(0, 10)).toBe('2020-03-31');
+  });
+
+  it('skips expiry and promotion dates', () => {
+    expect(dateOf('Voucher valid until 31/12/2019\nDate: 05/06/2019 10:22\nTOTAL 5.00')).toBe('2019-06-05');
+  });
+
+  it('rejects dates in the future and before 2000', () => {
+    expect(dateOf('Date: 05/06/2030')).toBeUndefined();
+    expect(dateOf('Date: 05/06/1995')).toBeUndefined();
+    expect(dateOf('Member since 01/01/2023\nDate: 05/06/2019 10:22')).toBe('2019-06-05');
+  });
+
+  it('keeps the printed time only with extractTime', () => {
+    const text = 'Date: 25/12/2018 7:45 PM';
+    const r = extractFields(documentFromText(text), { extractTime: true, now: NOW });
+    expect(r.date?.value).toBe('2018-12-25T19:45:00.000Z');
+    expect(extractFields(documentFromText(text), { extractTime: false, now: NOW }).date?.value).toBe('2018-12-25T12:00:00.000Z');
+  });
+
+  it('is more confident for a repeated, keyworded date than for a lone ambiguous one', () => {
+    const strong = extractFields(documentFromText('Date: 25 Dec 2018 10:00\nTotal 5.00\nThank you 25 Dec 2018'), { extractTime: false, now: NOW }).date!;
+    const weak = extractFields(documentFromText('ref 03/04/18'), { extractTime: false, now: NOW }).date!;
+    expect(strong.confidence).toBeGreaterThan(weak.confidence);
+    expect(strong.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('finds no date where none is printed', () => {
+    expect(parseDates('TOTAL 12.50 ITEM 3', true, 2030)).toEqual([]);
+    expect(dateOf('TOTAL 12.50\nQTY 3')).toBeUndefined();
+  });
+});

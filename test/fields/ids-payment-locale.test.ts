@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { inferLocale } from '../../src/locale/index.js';
+import { canonicalWord } from '../../src/locale/keywords.js';
+import { keywordHits } from '../../src/fields/lines.js';
+import { documentFromText } from '../../src/document/geometry.js';
+import type { FieldContext } from '../../src/fields/types.js';
+
+const ctx = (extra: Partial<FieldContext> = {}): FieldContext => ({ extractTime: false, now: new Date('2024-06-01T00:00:00Z'), ...extra });
+const fields = (text: string, extra: Partial<FieldContext> = {}) => extractFields(documentFromText(text), ctx(extra));
+
+describe('invoice and receipt numbers', () => {
+  it('reads invoice numbers in several languages', () => {
+    expect(fields('Invoice No. 12429647').invoiceNumber?.value).toBe('12429647');
+    expect(fields('Facture n° 2022089083').invoiceNumber?.value).toBe('2022089083');
+    expect(fields('Rechnungsnr. 30064443 Kundennr. 47774').invoiceNumber?.value).toBe('30064443');
+    expect(fields('Factuurnummer: 993548900 IBAN NL50INGB0683251309').invoiceNumber?.value).toBe('993548900');
+    expect(fields('Invoice INV/2023/03/0008').invoiceNumber?.value).toBe('INV/2023/03/0008');
+  });
+
+  it('reads a number below its column header', () => {
+    const r = fields(['Invoice Date      Invoice No', '08/09/2022        VF1005193039'].join('\n'));
+    expect(r.invoiceNumber?.value).toBe('VF1005193039');
+  });
+
+  it('reads receipt numbers and keeps them apart from invoice numbers', () => {
+    const r = fields(['Receipt No: R-000123', 'Invoice No: 17556/103/70503', 'Date: 01/02/2018'].join('\n'));
+    expect(r.receiptNumber?.value).toBe('R-000123');
+    expect(r.invoiceNumber?.value).toBe('17556/103/70503');
+  });
+
+  it('does not take a date for the number', () => {
+    const r = fields('Invoice Date: 12/03/2018');
+    expect(r.invoiceNumber).toBeUndefined();
+  });
+});
+
+describe('payment type and card', () => {
+  it('reads the card brand and last four digits', () => {
+    const r = fields(['TOTAL 25.00', 'VISA ************1234 25.00', 'APPROVED'].join('\n'));
+    expect(r.paymentType?.value).toBe('visa');
+    expect(r.cardLast4?.value).toBe('1234');
+  });
+
+  it('reads cash (and Indonesian tunai)', () => {
+    expect(fields(['TOTAL 5.00', 'CASH 10.00', 'CHANGE 5.00'].join('\n')).paymentType?.value).toBe('cash');
+    expect(fields(['TOTAL 43.000', 'TUNAI 50.000', 'KEMBALI 7.000'].join('\n')).paymentType?.value).toBe('cash');
+  });
+
+  it('prefers the card over a "no cash refund" notice', () => {
+    expect(fields(['TOTAL 25.00', 'MASTERCARD 25.00', 'NO CASH REFUND'].join('\n')).paymentType?.value).toBe('mastercard');
+  });
+});
+
+describe('locale inference', () => {
+  it('recognises Malaysia from RM, SDN BHD and states', () => {
+    const l = inferLocale(documentFromText('ABC SDN BHD\nJALAN AMPANG\n50450 KUALA LUMPUR\nTOTAL RM 10.00'));
+    expect(l.countryCode).toBe('MY');
+    expect(l.currency).toBe('MYR');
+    expect(l.dayFirst).toBe(true);
+    expect(l.decimalComma).toBe(false);
+  });
+
+  it('recognises Indonesia from Rp, Jl. and Indonesian words, with whole rupiah', () => {
+    const l = inferLocale(documentFromText('Jl. Sudirman 5\nTotal Rp 43.000\nTunai 50.000\nKembalian 7.000'));
+    expect(l.countryCode).toBe('ID');
+    expect(l.currency).toBe('IDR');
+    expect(l.wholeCurrency).toBe(true);
+  });
+
+  it('recognises euro countries and decimal commas', () => {
+    const l = inferLocale(documentFromText('Facture\nTotal HT 46,68 €\nTVA 20% 9,34 €\nTotal TTC 56,02 €'));
+    expect(l.countryCode).toBe('FR');
+    expect(l.currency).toBe('EUR');
+    expect(l.decimalComma).toBe(true);
+  });
+
+  it('lets `near` decide when the document says little', () => {
+    const l = inferLocale(documentFromText('TOTAL 10.00'), { near: 'Austin, TX, United States' });
+    expect(l.countryCode).toBe('US');
+    expect(l.dayFirst).toBe(false);
+    expect(l.currency).toBe('USD');
+  });
+
+  it('reads the printed decimal style over the country habit', () => {
+    const l = inferLocale(documentFromText('Invoice\nSubtotal 1,234.56 EUR\nVAT 234.57 EUR\nTotal 1,469.13 EUR'));
+    expect(l.decimalComma).toBe(false);
+  });
+});
+
+describe('keywords tolerate OCR', () => {
+  it('maps OCR variants to lexicon words', () => {
+    expect(canonicalWord('T0TAL')).toBe('TOTAL');
+    expect(canonicalWord('TOTAI')).toBe('TOTAL');
+    expect(canonicalWord('kounding')).toBe('ROUNDING');
+    expect(canonicalWord('CHANGF')).toBe('CHANGE');
+    expect(canonicalWord('BANANA')).toBe('BANANA');
+  });
+
+  it('labels amounts by the nearest keyword before them', () => {
+    const { hits } = keywordHits('Item Count 1 Change Amt 0.05');
+    expect(hits.map((h) => h.role)).toEqual(['quantity', 'change']);
+    expect(keywordHits('Total Sales (Excluding GST) 51.42').hits[0]!.role).toBe('subtotal');
+    expect(keywordHits('Total Sales (Inclusive of GST) 54.50').hits[0]!.role).toBe('total');
+    expect(keywordHits('GST @6% included in total RM 1.19').hits[0]!.role).toBe('taxIncluded');
+  });
+});
