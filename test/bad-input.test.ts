@@ -3,38 +3,14 @@
  * with bounded memory, and the engine keeps working afterwards.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createEngine, ReceiptKitError } from '../src/index.js';
 import type { Engine } from '../src/index.js';
+import { pngDeclaring, randomBytes } from './helpers/hostile.js';
 
 const FIX = path.resolve(__dirname, '../fixtures');
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) { c ^= b; for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1)); }
-  return ~c >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-/** A PNG whose header declares width x height (a decompression bomb's signature). */
-function pngDeclaring(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; ihdr[9] = 0; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}
-function randomBytes(n: number, seed = 7): Buffer {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) & 0x7fffffff; b[i] = x >> 16; }
-  return b;
-}
 const pdfNoPages = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 
 let engine: Engine;

@@ -3,7 +3,6 @@
  * failing with the right code quickly. All inputs are generated here (sharp, hand-written PDFs).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { deflateSync } from 'node:zlib';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,27 +13,10 @@ import { heifDeclaredSize } from '../src/input/image.js';
 import { pdfDate, exifDate } from '../src/input/metadata.js';
 import { ReceiptKitError } from '../src/errors.js';
 import { makePdf } from './helpers/pdf.js';
+import { pngDeclaring, randomBytes } from './helpers/hostile.js';
 
 // ---------- generated inputs ----------
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) { c ^= b; for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1)); }
-  return ~c >>> 0;
-}
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-/** A PNG whose IHDR (valid CRC) declares width x height: a decompression bomb's signature. */
-function pngDeclaring(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; ihdr[9] = 2; // 8-bit RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(4096))), pngChunk('IEND', Buffer.alloc(0))]);
-}
 function box(type: string, ...payload: Buffer[]): Buffer {
   const body = Buffer.concat(payload);
   const head = Buffer.alloc(8); head.writeUInt32BE(8 + body.length); head.write(type, 4, 'latin1');
@@ -46,12 +28,6 @@ function heifDeclaring(width: number, height: number): Buffer {
   const ftyp = box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'latin1'));
   const meta = box('meta', Buffer.alloc(4), box('iprp', box('ipco', box('ispe', ispe))));
   return Buffer.concat([ftyp, meta, box('mdat', Buffer.alloc(64, 7))]);
-}
-function randomBytes(n: number, seed = 7): Buffer {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) & 0x7fffffff; b[i] = x >> 16; }
-  return b;
 }
 const solid = (width: number, height: number, background = '#f4f4f0') => sharp({ create: { width, height, channels: 3, background } });
 const noisy = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#eeeeee', noise: { type: 'gaussian', mean: 200, sigma: 40 } } });
