@@ -12,27 +12,16 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir, parseFlags, spreadSample } from './experiment.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
 const here = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
-  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
-  return acc;
-}, []));
-const corpus = path.resolve(args.corpus ?? path.join(here, '../../shared/corpus'));
+const args = parseFlags();
+const corpus = corpusDir(args);
 const dist = path.resolve(here, '..', args.dist ?? 'dist');
 const { OcrPool } = await import(pathToFileURL(path.join(dist, 'ocr/pool.js')).href);
-const sampleSpec = (args.sample ?? 'indo_receipts_phone:12,sroie:12,invoices:4').split(',').map((s) => s.split(':'));
-
-function pick(ds, n) {
-  const dir = path.join(corpus, ds, 'images');
-  const files = fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
-  const step = Math.max(1, files.length / n);
-  const out = [];
-  for (let i = 0.5 * step; out.length < Math.min(n, files.length); i += step) out.push(files[Math.min(files.length - 1, Math.floor(i))]);
-  return out.map((f) => ({ ds, file: path.join(dir, f), id: f }));
-}
+const sampleSpec = args.sample ?? 'indo_receipts_phone:12,sroie:12,invoices:4';
 
 async function page(file, turn) {
   const image = await sharp(file).rotate().rotate(turn).jpeg({ quality: 92 }).toBuffer();
@@ -43,7 +32,7 @@ async function page(file, turn) {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const pool = new OcrPool({ size: 1 });
 const rows = [];
-for (const it of sampleSpec.flatMap(([ds, n]) => pick(ds, Number(n)))) {
+for (const it of spreadSample(corpus, sampleSpec, 0.5).map((x) => ({ ...x, id: x.name }))) {
   const upright = await page(it.file, 0);
   await pool.recognize(upright, { detectOrientation: false }); // warm-up for this image's size class
   const plain = await pool.recognize(upright, { detectOrientation: false });

@@ -19,19 +19,15 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { corpusDir, parseFlags, spreadSample } from './experiment.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
 const { createWorker, OEM } = require('tesseract.js');
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
-  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
-  return acc;
-}, []));
-const corpus = path.resolve(args.corpus ?? path.join(here, '../../shared/corpus'));
-const sampleSpec = (args.sample ?? 'sroie:25,indo_receipts_phone:20,invoices:4').split(',').map((s) => s.split(':'));
+const args = parseFlags();
+const corpus = corpusDir(args);
+const sampleSpec = args.sample ?? 'sroie:25,indo_receipts_phone:20,invoices:4';
 const configs = (args.configs ?? 'psm6@1600,psm6@2000,psm6@2400,psm4@2000,psm3@2000').split(',').map(parseConfig);
 
 function parseConfig(s) {
@@ -42,15 +38,6 @@ function parseConfig(s) {
 }
 
 
-/** Every k-th image of a dataset (sorted), so the sample spreads over the whole set. */
-function pick(ds, n) {
-  const dir = path.join(corpus, ds, 'images');
-  const files = fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
-  const step = Math.max(1, files.length / n);
-  const out = [];
-  for (let i = 0; out.length < Math.min(n, files.length); i += step) out.push(files[Math.floor(i)]);
-  return out.map((f) => ({ ds, id: f.replace(/\.[^.]+$/, ''), file: path.join(dir, f) }));
-}
 
 /** Printed forms of the labelled total and digit forms of the labelled date. */
 function expectations(item) {
@@ -106,7 +93,7 @@ async function prepare(file, cfg) {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const pct = (a) => { const v = a.filter((x) => x !== undefined); return v.length ? `${(100 * v.filter(Boolean).length / v.length).toFixed(0)}% (${v.filter(Boolean).length}/${v.length})` : '-'; };
 
-const items = sampleSpec.flatMap(([ds, n]) => pick(ds, Number(n)));
+const items = spreadSample(corpus, sampleSpec, 0);
 const exp = new Map(items.map((it) => [it.file, expectations(it)]));
 // one worker per language set; a private folder of symlinks lets one worker load several packages' data
 const langDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-params-'));

@@ -10,29 +10,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir, parseFlags, spreadSample } from './experiment.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
 const here = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
-  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
-  return acc;
-}, []));
-const corpus = path.resolve(args.corpus ?? path.join(here, '../../shared/corpus'));
+const args = parseFlags();
+const corpus = corpusDir(args);
 const { OcrPool } = await import(pathToFileURL(path.join(path.resolve(here, '..', args.dist ?? 'dist'), 'ocr/pool.js')).href);
 const sizes = (args.sizes ?? '1,2').split(',').map(Number);
 const rounds = Number(args.rounds ?? 2);
 
 const pages = [];
-for (const [ds, n] of (args.sample ?? 'sroie:6,indo_receipts_phone:6').split(',').map((s) => s.split(':'))) {
-  const dir = path.join(corpus, ds, 'images');
-  const files = fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
-  for (let i = 0; i < Number(n); i++) {
-    const image = fs.readFileSync(path.join(dir, files[Math.floor((i + 0.5) * files.length / Number(n))]));
-    const m = await sharp(image).metadata();
-    const turned = (m.orientation ?? 1) >= 5;
-    pages.push({ kind: 'raster', index: 0, image, width: turned ? m.height : m.width, height: turned ? m.width : m.height, exifOrientation: m.orientation ?? 1 });
-  }
+for (const { file } of spreadSample(corpus, args.sample ?? 'sroie:6,indo_receipts_phone:6', 0.5)) {
+  const image = fs.readFileSync(file);
+  const m = await sharp(image).metadata();
+  const turned = (m.orientation ?? 1) >= 5;
+  pages.push({ kind: 'raster', index: 0, image, width: turned ? m.height : m.width, height: turned ? m.width : m.height, exifOrientation: m.orientation ?? 1 });
 }
 
 const times = Object.fromEntries(sizes.map((s) => [s, []]));

@@ -1,0 +1,36 @@
+// Shared plumbing of the OCR experiment scripts (ocr-params, ocr-orientation, ocr-pool-size):
+// `--flag value` arguments, the corpus location, and samples spread over a dataset.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** `--name value` pairs into an object; a flag without a value is 'true'. */
+export function parseFlags(argv = process.argv.slice(2)) {
+  return Object.fromEntries(argv.reduce((acc, a, i, all) => {
+    if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
+    return acc;
+  }, []));
+}
+
+/** The corpus folder: `--corpus`, else ../shared/corpus beside the repository. */
+export function corpusDir(flags) {
+  return path.resolve(flags.corpus ?? path.join(BENCH_DIR, '../../shared/corpus'));
+}
+
+/**
+ * A sample spread over each dataset: `spec` is `ds:n,ds:n`; every k-th JPEG/PNG of the sorted image list,
+ * starting `offset` steps in (0 = first file, 0.5 = middle of the first step). Items: { ds, id, name, file }.
+ */
+export function spreadSample(corpus, spec, offset = 0) {
+  return spec.split(',').map((s) => s.split(':')).flatMap(([ds, count]) => {
+    const n = Number(count);
+    const dir = path.join(corpus, ds, 'images');
+    const files = fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
+    const step = Math.max(1, files.length / n);
+    const out = [];
+    for (let i = offset * step; out.length < Math.min(n, files.length); i += step) out.push(files[Math.min(files.length - 1, Math.floor(i))]);
+    return out.map((name) => ({ ds, id: name.replace(/\.[^.]+$/, ''), name, file: path.join(dir, name) }));
+  });
+}
