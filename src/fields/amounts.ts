@@ -41,8 +41,6 @@ export interface MoneyFacts {
 const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA)\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
 
 /** Roles that a money amount can have when it is not itself the total. */
-export const NON_TOTAL_ROLES: ReadonlySet<string> = new Set(['subtotal', 'taxBase', 'tax', 'taxIncluded', 'change', 'discount', 'tip', 'service', 'quantity', 'deposit', 'points', 'info', 'unitPrice', 'summary', 'paid', 'balance', 'rounding']);
-
 /** Collects the money facts of a document. */
 export function findMoney(doc: Document, locale: Locale): MoneyFacts {
   const lines = analyseLines(doc, locale);

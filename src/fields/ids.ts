@@ -6,6 +6,7 @@ import type { Box, Document, Line } from '../document/types.js';
 import { parseDates } from '../locale/dates.js';
 import { boxesForSpan, fold } from './text.js';
 import type { Located } from './types.js';
+import { roundConfidence } from '../resolve/confidence.js';
 
 const NUMBER_WORD = String.raw`(?:\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#|ID|REF))?`;
 
@@ -108,7 +109,7 @@ function findAll(doc: Document): Found[] {
 function located(f: Found): Located<string> {
   const confidence = Math.min(0.9, 0.45 + 0.12 * f.strength + (f.where === 'same' ? 0.05 : 0));
   return {
-    value: f.value, confidence: Math.round(confidence * 100) / 100, text: f.line.text, lineIndex: f.line.index, keyword: f.keyword,
+    value: f.value, confidence: roundConfidence(confidence), text: f.line.text, lineIndex: f.line.index, keyword: f.keyword,
     boxes: boxesForSpan(f.line, f.start, f.start + f.value.length), page: f.line.page,
   };
 }

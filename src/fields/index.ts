@@ -22,6 +22,7 @@ import { boxesForSpan } from './text.js';
 import { resolveMoney } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
+import { roundConfidence } from '../resolve/confidence.js';
 import type { ChosenDate } from '../resolve/dates.js';
 import type { FieldContext, FieldResults, Located } from './types.js';
 
@@ -88,8 +89,8 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     const anchor = out.totalAmount;
     const conf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));
     out.currencyCode = anchor
-      ? { ...anchor, value: currency, confidence: Math.round(conf * 100) / 100, keyword: '-' }
-      : { value: currency, confidence: Math.round(Math.min(conf, 0.6) * 100) / 100, text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };
+      ? { ...anchor, value: currency, confidence: roundConfidence(conf), keyword: '-' }
+      : { value: currency, confidence: roundConfidence(Math.min(conf, 0.6)), text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };
     delete out.currencyCode.currencyCode;
   }
   out.evidence = {

@@ -108,8 +108,3 @@ export function derivations(input: ArithmeticInput): Derivation[] {
   }
   return out;
 }
-
-/** Malaysian-style rounding to 0.05 (or any step). */
-export function roundTo(v: number, step: number): number {
-  return cents(Math.round(v / step) * step);
-}

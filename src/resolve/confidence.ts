@@ -23,7 +23,3 @@ export function roundConfidence(c: number): number {
   return Math.min(0.99, Math.max(0.01, Math.round(c * 100) / 100));
 }
 
-/** Caps a confidence (e.g. at 0.85 when a value needed an OCR repair). */
-export function capConfidence(c: number, cap: number): number {
-  return roundConfidence(Math.min(c, cap));
-}
