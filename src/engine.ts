@@ -141,6 +141,7 @@ class ReceiptEngine implements Engine {
     const document = buildDocument(pages);
     const fields = extractFields(document, {
       extractTime: opts.extractTime,
+      extractLineItems: opts.verbose && opts.extractLineItems,
       ...(opts.language ? { language: opts.language } : {}),
       ...(opts.near ? { near: opts.near } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),

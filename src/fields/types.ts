@@ -30,7 +30,65 @@ export interface FoundNumber {
   classifyResult?: string;
 }
 
+/** One part of a line item (name, quantity, prices, code) with where it was read. */
+export interface ItemPart<T> {
+  value: T;
+  text: string;
+  lineIndex: number;
+  page: number;
+  boxes: Box[];
+}
+
+/** A product line item (contract section 3, `entities.productLineItems`). */
+export interface LineItem {
+  name: ItemPart<string>;
+  quantity: ItemPart<number>;
+  unitPrice: ItemPart<number>;
+  totalPrice: ItemPart<number>;
+  productCode?: ItemPart<string>;
+  /** Calibrated confidence in [0, 0.99]. */
+  confidence: number;
+  /** Joined text of the item's lines. */
+  text: string;
+  /** Index of the item's first line in Document.lines, and all its lines. */
+  lineIndex: number;
+  lineIndices: number[];
+  page: number;
+  /** Boxes of the item's lines. */
+  boxes: Box[];
+}
+
+/** One row of a tax summary (contract section 3, `entities.multiTaxLineItems`). */
+export interface TaxLine {
+  taxType: string;
+  /** Fraction: 0.06 for 6 %. */
+  taxRate?: number;
+  netAmount?: number;
+  taxAmount: number;
+  grossAmount?: number;
+  confidence: number;
+  text: string;
+  lineIndex: number;
+  page: number;
+  boxes: Box[];
+}
+
+/** How the items add up against the subtotal / total (reported in the verbose result). */
+export interface ItemsCheck {
+  /** Sum of the items' total prices. */
+  itemsSum: number;
+  /** What they were compared with ('subtotal', 'total', 'total-tax', ...), or 'none'. */
+  against: string;
+  expected?: number;
+  matches: boolean;
+}
+
 export interface FieldResults {
+  /** Product line items (empty when not extracted). */
+  lineItems?: LineItem[];
+  /** Tax summary rows. */
+  taxLines?: TaxLine[];
+  itemsCheck?: ItemsCheck;
   totalAmount?: Located<number>;
   taxAmount?: Located<number>;
   subtotalAmount?: Located<number>;
@@ -74,6 +132,8 @@ export interface FieldContext {
   extractTime: boolean;
   /** Name never to return as the merchant. */
   ignoreMerchantName?: string;
+  /** Find product line items and tax lines (default true). */
+  extractLineItems?: boolean;
   /** "Now" for plausibility of dates (defaults to the current time). */
   now?: Date;
 }
