@@ -59,7 +59,8 @@ class ReceiptEngine implements Engine {
 
   async extract(input: InputSource, options?: ExtractOptionsInput): Promise<any> {
     const opts = parseOrThrow(extractOptionsSchema, options, 'extract options');
-    const x = await this.run(input, opts);
+    // a simple result has no line items: skip that work
+    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false });
     if (!opts.verbose) return buildSimple(x.fields);
     return buildVerbose(x.document, x.fields, {
       targetRotation: x.targetRotation,
@@ -141,7 +142,7 @@ class ReceiptEngine implements Engine {
     const document = buildDocument(pages);
     const fields = extractFields(document, {
       extractTime: opts.extractTime,
-      extractLineItems: opts.verbose && opts.extractLineItems,
+      extractLineItems: opts.extractLineItems,
       ...(opts.language ? { language: opts.language } : {}),
       ...(opts.near ? { near: opts.near } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
