@@ -57,13 +57,25 @@ export interface ProductLineItem {
   };
 }
 
+export interface MultiTaxLineItem {
+  confidenceLevel: number;
+  index: number;
+  regions: Polygon[];
+  text: string;
+  data: { taxType: string; taxRate?: number; netAmount?: number; taxAmount: number; grossAmount?: number };
+}
+
+/** Beyond: how the items add up (sum, what it was compared with, whether it agrees). */
+export interface LineItemsCheck { itemsSum: number; against: string; expected?: number; matches: boolean }
+
 export interface IdEntity { data: string; confidenceLevel: number; keyword: string; text: string; index: number; regions: Polygon[] }
 
 export interface Entities {
   productLineItems: ProductLineItem[];
-  multiTaxLineItems: unknown[];
+  multiTaxLineItems: MultiTaxLineItem[];
   invoiceNumber?: IdEntity;
   receiptNumber?: IdEntity;
+  lineItemsCheck?: LineItemsCheck;
 }
 
 export interface VerboseResult {

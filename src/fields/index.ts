@@ -17,6 +17,7 @@ import { findDateCandidates } from './dates.js';
 import { findMerchant } from './merchant.js';
 import { findIds } from './ids.js';
 import { findPayment } from './payment.js';
+import { findLineItems, findTaxLines } from './items.js';
 import { classifyNumbers, toFound } from './numbers.js';
 import { boxesForSpan } from './text.js';
 import { resolveMoney } from '../resolve/money.js';
@@ -85,6 +86,12 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   for (const [k, v] of Object.entries(merchantFields)) set(k as keyof FieldResults, v as never);
   for (const [k, v] of Object.entries(ids)) set(k as keyof FieldResults, v as never);
   for (const [k, v] of Object.entries(payment)) set(k as keyof FieldResults, v as never);
+  if (ctx.extractLineItems !== false) {
+    const li = findLineItems(doc, locale, moneyFacts, money);
+    out.lineItems = li.items;
+    if (li.check) out.itemsCheck = li.check;
+    out.taxLines = findTaxLines(moneyFacts, locale);
+  }
   if (currency) {
     const anchor = out.totalAmount;
     const conf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));

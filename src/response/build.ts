@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Document } from '../document/types.js';
 import { boxToPolygon } from '../document/geometry.js';
-import type { FieldResults, FoundNumber, Located } from '../fields/types.js';
+import type { FieldResults, FoundNumber, ItemPart, LineItem, Located, TaxLine } from '../fields/types.js';
 import type {
-  HelperNumber, IdEntity, MissingField, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
+  HelperNumber, IdEntity, LineItemPart, MissingField, MultiTaxLineItem, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
 
@@ -85,9 +85,43 @@ function idEntity(doc: Document, f: Located<string> | undefined): IdEntity | und
   return { data: f.value, confidenceLevel: c, keyword: f.keyword || '-', text: f.text, index: f.lineIndex, regions: regionsOf(doc, f.page, f.boxes) };
 }
 
+function itemPart<T>(doc: Document, p: ItemPart<T>): LineItemPart<T> {
+  return { data: p.value, text: p.text, regions: regionsOf(doc, p.page, p.boxes) };
+}
+
+function productLineItems(doc: Document, items: LineItem[]): ProductLineItem[] {
+  return items.map((it) => ({
+    confidenceLevel: clampConfidence(it.confidence),
+    index: it.lineIndex,
+    regions: regionsOf(doc, it.page, it.boxes),
+    text: it.text,
+    data: {
+      name: itemPart(doc, it.name),
+      quantity: itemPart(doc, it.quantity),
+      unitPrice: itemPart(doc, it.unitPrice),
+      totalPrice: itemPart(doc, it.totalPrice),
+      ...(it.productCode ? { productCode: itemPart(doc, it.productCode) } : {}),
+    },
+  }));
+}
+
+function multiTaxLineItems(doc: Document, rows: TaxLine[]): MultiTaxLineItem[] {
+  return rows.map((r) => ({
+    confidenceLevel: clampConfidence(r.confidence),
+    index: r.lineIndex,
+    regions: regionsOf(doc, r.page, r.boxes),
+    text: r.text,
+    data: {
+      taxType: r.taxType,
+      ...(r.taxRate !== undefined ? { taxRate: r.taxRate } : {}),
+      ...(r.netAmount !== undefined ? { netAmount: r.netAmount } : {}),
+      taxAmount: r.taxAmount,
+      ...(r.grossAmount !== undefined ? { grossAmount: r.grossAmount } : {}),
+    },
+  }));
+}
+
 export interface VerboseExtras {
-  productLineItems?: ProductLineItem[];
-  multiTaxLineItems?: unknown[];
   targetRotation: number;
   pages: number;
   elapsed: number;
@@ -96,8 +130,9 @@ export interface VerboseExtras {
 }
 
 export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
-  const items = extras.productLineItems ?? [];
-  const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: extras.multiTaxLineItems ?? [] };
+  const items = productLineItems(doc, fields.lineItems ?? []);
+  const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: multiTaxLineItems(doc, fields.taxLines ?? []) };
+  if (fields.itemsCheck) entities.lineItemsCheck = { ...fields.itemsCheck };
   const inv = idEntity(doc, fields.invoiceNumber);
   if (inv) entities.invoiceNumber = inv;
   const rec = idEntity(doc, fields.receiptNumber);

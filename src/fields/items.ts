@@ -1,0 +1,506 @@
+/**
+ * Product line items: the table between the receipt's header and its totals block.
+ *
+ * Each line of that region is read as `[codes] [name] [numbers]`: leading article codes and a count,
+ * the description, then the numbers of the row (quantity, unit price, discount, amount). The row's
+ * amount is its last number. Rows with numbers but no description take it from the text line above
+ * or below, whichever way the receipt prints it (decided once per receipt from how its rows pair up).
+ * A discount line under an item belongs to that item. Totals, tax, payment, change and loyalty lines
+ * are never items: they carry a keyword of the money lexicon.
+ *
+ * Arithmetic decides between OCR readings: quantity x unit price must give the amount (a lost decimal
+ * point in "1440" for 14.40 is recovered that way), and the items must add up to the subtotal or the
+ * total (with or without tax, discount and rounding). Agreement raises the items' confidence; a single
+ * unreadable amount is recovered from the sum when everything else agrees.
+ */
+import type { Document, Line } from '../document/types.js';
+import type { Locale } from '../locale/index.js';
+import { parseNumber } from '../locale/numbers.js';
+import type { LineFacts } from './lines.js';
+import type { MoneyFacts } from './amounts.js';
+import type { MoneyResolution } from '../resolve/money.js';
+import { boxesForSpan } from './text.js';
+import type { ItemPart, ItemsCheck, LineItem, TaxLine } from './types.js';
+import { roundConfidence } from '../resolve/confidence.js';
+
+interface Tok { text: string; start: number; end: number }
+
+/** A number of a row, with the readings OCR makes plausible. */
+interface Num {
+  tok: Tok;
+  value: number;
+  /** Readings to try, the printed one first (a lost decimal point, a tax code read as a digit). */
+  readings: number[];
+  /** Printed with the currency's decimals (or grouping for whole currencies). */
+  money: boolean;
+  /** A count marker was attached ("2x", "x2", "QTY 2"). */
+  qtyMark: boolean;
+  /** Followed by a unit of measure ("1.00 kg", "15.00 g", "3 UNIT"). */
+  unit: boolean;
+  percent: boolean;
+  negative: boolean;
+  /** Printed without a separator where the currency has decimals ("1440"): the raw reading is doubtful. */
+  bare: boolean;
+}
+
+interface Row {
+  facts: LineFacts;
+  line: Line;
+  /** Name span in line.text (may be empty). */
+  name?: Tok;
+  lead: Num[];
+  nums: Num[];
+  /** Letters in the name part. */
+  letters: number;
+  /** A code printed at the start of the line (SKU, barcode, article number). */
+  code?: Tok;
+  kind: 'item' | 'nums' | 'text' | 'other';
+}
+
+/** Trailing tokens that are tax codes, flags or OCR specks, not part of the amount. */
+const TAIL_JUNK = /^(?:[A-Z]{1,3}|[*#§$%&~=_|\\/;:.,'"`°»«()[\]{}<>!?-]+|\*[A-Z]{1,2}|[A-Z][*)]?|TX|NT)$/i;
+const UNIT_WORD = /^(?:KG|KGS|G|GR|GM|L|LTR|ML|M|CM|PC|PCS|PCE|UNIT|UNITS|UNT|EA|EACH|BOX|BOXES|PKT|PACK|PAX|BTL|CTN|SET|STK|STCK|STUK|ST|NOS|DOZ|LB|LBS|OZ|HR|HRS|H|X|@|\*|=|D|UOM|WALK)$/i;
+const CURRENCY_TOKEN = /^(?:RM|RH|RN|RP|RP\.|IDR|MYR|USD|EUR|SGD|\$|€|£|₹|¥|S\$|US\$)$/i;
+const CUR_PREFIX = /^(?:RM|RH|RN|RP\.?|IDR|MYR|USD|EUR|SGD|S\$|US\$|\$|€|£|₹|¥)/i;
+const CODE_TOKEN = /^(?:[A-Z0-9-]*\d{4,}[A-Z0-9-]*|\[[^\]]*\]|\*\d+\*|[A-Z]{0,4}\d{4,}[A-Z]?-?|\d{4,}[A-Z0-9-]*|[A-Z0-9]{2,}-\d+[A-Z0-9-]*)$/i;
+/** Keyword roles that make a line part of the totals block (never an item). */
+const SUMMARY_ROLES = new Set(['total', 'subtotal', 'tax', 'taxIncluded', 'taxBase', 'rounding', 'paid', 'change', 'balance', 'deposit', 'points', 'tip']);
+/** Column header words: the item table starts below the last line that has several of them. */
+const HEADER_WORDS = /^(?:DESCRIPTION|DESC|DESCR|ITEM|ITEMS|ITEN|ITM|QTY|QTY\.|QUANTITY|OTY|QIY|PRICE|U\/PRICE|S\/PRICE|U\.PRICE|UNIT|UNITAMT|AMOUNT|AMT|AMNT|TOTAL|RM|TAX|CODE|PRODUCT|ARTICLE|ARTIKEL|ARTICLES|DESIGNATION|DÉSIGNATION|LIBELLE|LIBELLÉ|NOMBRE|QTE|QTÉ|P\.U\.|PU|MONTANT|MENGE|BESCHREIBUNG|BEZEICHNUNG|ANZAHL|PREIS|BETRAG|EINZELPREIS|ZEILENBETRAG|POS\.?|AANTAL|PRIJS|OMSCHRIJVING|BEDRAG|RATE|HOURS|DISC|DISC\.%|TAXES|NAMA|BARANG|HARGA|JUMLAH|KUANTITAS|SUBTOTAL|TITLE|SKU|EXC|ISS|SALE|DESCRIPCION|CANTIDAD|IMPORTE|PRECIO)$/i;
+
+const lettersIn = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
+
+function tokens(text: string): Tok[] {
+  const out: Tok[] = [];
+  const re = /\S+/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+/** Reads a token as a number of a row, or undefined. */
+function readNum(tok: Tok, next: Tok | undefined, locale: Locale): Num | undefined {
+  let t = tok.text;
+  let negative = false, qtyMark = false, percent = false;
+  if (/^[-−(]/.test(t)) { negative = /^[-−]/.test(t) || /\)$/.test(t); t = t.replace(/^[-−(]+/, ''); }
+  t = t.replace(/^[~=@*]+/, (m) => { if (m.includes('@')) qtyMark = false; return ''; });
+  t = t.replace(CUR_PREFIX, '');
+  if (/^[xX]\d/.test(t)) { qtyMark = true; t = t.slice(1); }
+  // trailing marks: "2x", "3X", "4.25-", "250s" (a tax code glued on), "3.99/kg", "21%", ")"
+  const unitSuffix = /\/(?:KG|G|L|PC|PCS|EA|UNIT|M)$/i.test(t);
+  if (unitSuffix) t = t.replace(/\/\w+$/, '');
+  if (/[%]$/.test(t)) { percent = true; t = t.slice(0, -1); }
+  if (/^\d+[xX]$/.test(t)) { qtyMark = true; t = t.slice(0, -1); }
+  if (/[-−]$/.test(t)) { negative = true; t = t.slice(0, -1); }
+  t = t.replace(/[)|;:,.'"`]+$/, '');
+  let glued = false;
+  if (/^\d[\d.,]*(?:SR|ZR|ZRL|S|T|Z|E|R|D|N|A|B|\*)$/i.test(t) && !/^\d+[xX]$/.test(t)) { t = t.replace(/[A-Za-z*]+$/, ''); glued = true; }
+  if (!/^\d[\d.,]*$/.test(t)) return undefined;
+  // article numbers and barcodes: long digit runs without separators, or zero-padded
+  if (/^\d+$/.test(t) && (t.length >= (locale.wholeCurrency ? 8 : 5) || (/^0\d{3,}$/.test(t)))) return undefined;
+  const p = parseNumber(t, { decimalComma: locale.decimalComma, wholeCurrency: locale.wholeCurrency });
+  if (!p) return undefined;
+  const readings: number[] = [p.value];
+  const plain = t.replace(/[.,]/g, '');
+  if (!locale.wholeCurrency) {
+    if (p.decimals === 0 && /^\d{3,6}$/.test(plain)) readings.push(p.value / 100);
+    // "3.905": a tax code (S) read as a digit after the cents
+    if (p.decimals === 3) readings.push(Math.trunc(p.value * 100) / 100);
+    if (p.decimals === 4 && !/0{2}$/.test(plain)) readings.push(Math.trunc(p.value * 100) / 100);
+  }
+  const nextText = next?.text ?? '';
+  const unit = unitSuffix || (!!next && UNIT_WORD.test(nextText.replace(/[.:]$/, '')) && !/^[xX*@=]$/.test(nextText));
+  if (next && /^[xX]$/.test(nextText)) qtyMark = true;
+  const money = locale.wholeCurrency ? (p.grouped || /[.,]00$/.test(t)) : p.decimals === 2;
+  void glued;
+  const sign = (v: number) => (negative ? -v : v);
+  const bare = !locale.wholeCurrency && p.decimals === 0 && plain.length >= 3;
+  return { tok, value: sign(p.value), readings: [...new Set(readings)].map(sign), money, qtyMark, unit, percent, negative, bare };
+}
+
+/** Splits a line into leading codes/numbers, a name and trailing numbers. */
+function parseRow(f: LineFacts, locale: Locale): Row {
+  const line = f.line;
+  const toks = tokens(line.text);
+  // drop trailing junk (tax codes, specks) after the last number
+  let endIdx = toks.length;
+  while (endIdx > 0 && TAIL_JUNK.test(toks[endIdx - 1]!.text) && toks.slice(0, endIdx - 1).some((t) => /\d/.test(t.text))) {
+    // stop at a token that is itself a number
+    if (/\d/.test(toks[endIdx - 1]!.text)) break;
+    endIdx--;
+  }
+  const body = toks.slice(0, endIdx);
+  // trailing numbers, currency words, units and markers
+  const nums: Num[] = [];
+  let k = body.length - 1;
+  for (; k >= 0; k--) {
+    const t = body[k]!;
+    const n = readNum(t, body[k + 1], locale);
+    if (n) { nums.unshift(n); continue; }
+    if (CURRENCY_TOKEN.test(t.text) || UNIT_WORD.test(t.text.replace(/[.:]$/, '')) || /^[^\p{L}\p{N}]+$/u.test(t.text)) continue;
+    // "12%", "5%": percent tokens were read above; "(RM)" and similar
+    if (/^\(?[A-Z]{1,3}\)?$/.test(t.text) && nums.length && k > 0 && /\d/.test(body[k - 1]!.text)) continue;
+    break;
+  }
+  // "5.30 5": a tax code (S) read as a digit after the amount
+  if (nums.length >= 2 && /^\d$/.test(nums[nums.length - 1]!.tok.text) && nums[nums.length - 2]!.money) nums.pop();
+  // "BOARD -013": a model number ending the name, not an amount
+  if (nums.length === 1 && nums[0]!.negative && !nums[0]!.money && !locale.wholeCurrency) { k = body.length - 1; nums.length = 0; }
+  // leading codes and a count
+  const lead: Num[] = [];
+  let i = 0;
+  let code: Tok | undefined;
+  for (; i <= k; i++) {
+    const t = body[i]!;
+    const stripped = t.text.replace(/^[|{[(]+(?=\d)|[|}\])]+$/g, '');
+    if (/^[|{}[\]()~\-—_.,:;'"`°»«*§#]+$/.test(t.text)) continue;
+    if (CODE_TOKEN.test(stripped) && (i < k)) { code = code ?? t; continue; }
+    if (/^(?:SR|ZR|ZRL|S|Z|T|E)$/.test(t.text) && i < k && lettersIn(body.slice(i + 1, k + 1).map((x) => x.text).join('')) >= 3) continue;
+    const n = /^\d{1,3}(?:[.,]\d{1,3})?[xX]?$/.test(t.text) && i < k ? readNum(t, body[i + 1], locale) : undefined;
+    if (n && !n.money && i < k) { lead.push(n); continue; }
+    break;
+  }
+  // a "name" that is only an article code ("g5L65701105139 1 250 250")
+  if (i === k && CODE_TOKEN.test(body[k]!.text.replace(/^[|{[(]+|[|}\])]+$/g, '')) && nums.length) { code = code ?? body[k]; i = k + 1; }
+  const nameToks = body.slice(i, k + 1);
+  let name: Tok | undefined;
+  if (nameToks.length) {
+    const s = nameToks[0]!.start, e = nameToks[nameToks.length - 1]!.end;
+    let text = line.text.slice(s, e);
+    // strip edge junk
+    const lead2 = text.match(/^[^\p{L}\p{N}("'&]+/u)?.[0].length ?? 0;
+    text = text.slice(lead2);
+    const trail = text.match(/[\s~|*§#=_:;,.\-—]+(?:\*?[A-Z§$]{1,2})?[\s~|*§#=_:;,.\-—]*$/u);
+    let cut = text.length;
+    if (trail && /[~|*§#=_:;,\-—]/.test(trail[0])) cut = trail.index!;
+    text = text.slice(0, cut).trimEnd();
+    if (text) name = { text, start: s + lead2, end: s + lead2 + text.length };
+  }
+  const letters = name ? lettersIn(name.text) : 0;
+  const last = nums[nums.length - 1];
+  const hasAmount = !!last && !last.percent && (last.money || last.readings.length > 1 || nums.length >= 2 || lead.length > 0);
+  let kind: Row['kind'];
+  const realAmount = !!last && (last.money || nums.length >= 2 || lead.length > 0);
+  if (hasAmount && letters >= 2 && realAmount) kind = 'item';
+  else if (hasAmount && letters >= 2) kind = 'text';
+  else if (hasAmount) kind = 'nums';
+  else if (lettersIn(line.text) >= 3) kind = 'text';
+  else kind = 'other';
+  return { facts: f, line, ...(name ? { name } : {}), lead, nums, letters, ...(code ? { code } : {}), kind };
+}
+
+const near = (a: number, b: number, tol: number) => Math.abs(a - b) <= tol;
+
+interface Reading { total: number; quantity?: number; unitPrice?: number; confirmed: boolean; totalTok: Tok; qtyTok?: Tok; unitTok?: Tok }
+
+/** Chooses the amount, quantity and unit price of a row: quantity x unit price = amount when possible. */
+function readRow(row: Row, locale: Locale): Reading | undefined {
+  const nums = row.nums.filter((n) => !n.percent);
+  const last = nums[nums.length - 1];
+  if (!last) return undefined;
+  const tol = locale.wholeCurrency ? 1 : 0.0105;
+  const others = [...row.lead, ...nums.slice(0, -1)];
+  let best: { score: number; r: Reading } | undefined;
+  last.readings.forEach((total, ti) => {
+    for (const q of others) {
+      for (const u of others) {
+        if (q === u) continue;
+        const qv = q.value;
+        if (qv === 0 || Math.abs(qv) > 9999) continue;
+        // a count is whole unless it carries a unit of measure (0.456 kg)
+        if (!Number.isInteger(qv) && !q.unit && !(Number.isInteger(Math.round(qv * 1000) / 1000) && q.tok.text.match(/[.,]0+$/))) continue;
+        u.readings.forEach((uv, ui) => {
+          if (uv === 0) return;
+          if (!near(Math.abs(qv * uv), Math.abs(total), Math.max(tol, Math.abs(total) * 0.002))) return;
+          const odd = (v: number) => (locale.wholeCurrency ? 0 : Math.abs(Math.round(v * 100) - v * 100) > 1e-6 ? 3 : 0);
+          const score = 10 - ti * 2 - ui * 2 - odd(total) - (ti === 0 && last.bare ? 3 : 0) - (ui === 0 && u.bare ? 3 : 0) - (q.bare ? 4 : 0) - (Math.abs(qv) > 100 && !q.unit ? 2 : 0) + (q.qtyMark ? 2 : 0) + (q.unit ? 1 : 0) + (Number.isInteger(qv) ? 1 : 0) + (u.tok.start > q.tok.start ? 0.5 : 0);
+          if (!best || score > best.score) {
+            best = { score, r: { total, quantity: Math.abs(qv), unitPrice: Math.abs(uv), confirmed: true, totalTok: last.tok, qtyTok: q.tok, unitTok: u.tok } };
+          }
+        });
+      }
+    }
+  });
+  if (best) return best.r;
+  // no product check: quantity 1 when a unit price equal to the amount is printed
+  for (const u of others) {
+    const ti = last.readings.findIndex((t) => u.readings.some((uv) => near(uv, t, tol / 2)));
+    if (ti >= 0 && u.value !== 0) return { total: last.readings[ti]!, quantity: 1, unitPrice: last.readings[ti]!, confirmed: true, totalTok: last.tok, unitTok: u.tok };
+  }
+  const total = last.money || last.readings.length === 1 ? last.value : last.readings[1]!;
+  const qty = [...others].reverse().find((n) => n.qtyMark) ?? row.lead.find((n) => Number.isInteger(n.value) && n.value > 0 && n.value < 100);
+  return { total, confirmed: false, totalTok: last.tok, ...(qty ? { quantity: qty.value, qtyTok: qty.tok } : {}) };
+}
+
+/** Lines of the item table: below the last column header (or header block), above the totals. */
+function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyResolution, locale: Locale): { rows: number[]; totalsStart: number } {
+  const isHeader = (f: LineFacts) => {
+    const words = f.line.text.split(/\s+/).map((w) => w.replace(/[^\p{L}./%]/gu, '')).filter(Boolean);
+    const found = words.filter((w) => HEADER_WORDS.test(w));
+    const hits = found.length;
+    // "TOTAL AMOUNT" is a label, not a table header: a header names the item or its count or price
+    if (found.every((w) => /^(?:TOTAL|AMOUNT|AMT|AMNT|RM|TAX|SUBTOTAL|TAXES|JUMLAH|BETRAG|MONTANT|BEDRAG|IMPORTE)$/i.test(w))) return false;
+    const digitWords = f.line.text.split(/\s+/).filter((w) => /\d/.test(w)).length;
+    return hits >= 2 && hits >= words.length * 0.4 && (digitWords === 0 || (digitWords === 1 && hits >= 3));
+  };
+  // a second header line: short words, no digits ("Qty RM RM CODE", "(GST) (GST)")
+  const isHeaderTail = (f: LineFacts) => {
+    const words = f.line.text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+    const marked = words.some((w) => HEADER_WORDS.test(w.replace(/[^\p{L}./%]/gu, '')) || /^\W*(?:RM|GST|SST|VAT|TAX|INCL?|EXCL?|EXC|CODE|RP|EUR|USD|\$|%)\W*$/i.test(w));
+    return marked && !/\d/.test(f.line.text) && words.length <= 6 && words.reduce((s, w) => s + w.length, 0) / words.length <= 4.5;
+  };
+  const summaryLines = new Set(moneyFacts.summaryRows.map((r) => r.lineIndex));
+  const totalsStart = moneyFacts.totalsStart;
+  const totalLine = money.total?.source?.lineIndex;
+  const end = Math.min(facts.length, totalLine !== undefined && totalLine > totalsStart ? totalLine : totalsStart);
+  // the last header line above the totals on each page; pages without one start at their top
+  const headerAt = new Map<number, number>();
+  for (let i = 0; i < end; i++) {
+    if (!isHeader(facts[i]!)) continue;
+    let h = i;
+    while (h + 1 < end && facts[h + 1]!.line.page === facts[i]!.line.page && isHeaderTail(facts[h + 1]!)) h++;
+    headerAt.set(facts[i]!.line.page, h);
+  }
+  const hasHeader = headerAt.size > 0;
+  const firstPage = facts[0]?.line.page ?? 0;
+  // without a column header, the items start after the header block: the last line above the first
+  // priced line that names a date, a cashier, a phone, a registration or opening hours
+  let fallbackStart = 0;
+  if (!hasHeader) {
+    const firstPriced = facts.findIndex((f, i) => {
+      if (i >= end || isSummaryLine(f, false) || f.hits.some((h) => h.role === 'info')) return false;
+      const r = parseRow(f, locale);
+      return (r.kind === 'item' || r.kind === 'nums') && (r.nums.length >= 2 || r.nums.some((n) => n.money));
+    });
+    const limit = firstPriced >= 0 ? firstPriced : Math.min(end, totalsStart);
+    for (let i = 0; i < limit; i++) {
+      const f = facts[i]!;
+      if (isSummaryLine(f, false)) continue;
+      if (/\b(?:DATE|TIME|CASHIER|CASHTER|COUNTER|TABLE|PAX|ORDER|INV\w*|RECEIPT|BILL|SLIP|TRANS\w*|TERMINAL|POS|OPERATOR|SERVER|MEJA|KASIR|TANGGAL|TGL|TEL|FAX|PHONE|REG\w*|HRS|HOURS|GST|SST|NPWP|ID)\b/.test(f.canon) || f.hits.some((h) => h.role === 'info')
+        || /\b(?:[0-2]?\d|3[01])[/.-](?:0?[1-9]|1[0-2])[/.-](?:\d{2}|\d{4})\b|\b(?:0?[1-9]|1[0-2])[/.-](?:[0-2]?\d|3[01])[/.-](?:\d{2}|\d{4})\b/.test(f.line.text)) fallbackStart = i + 1;
+    }
+  }
+  const rows: number[] = [];
+  const pageEnded = new Set<number>();
+  let pageItems = 0, lastPage = -1;
+  for (let i = 0; i < end; i++) {
+    const f = facts[i]!;
+    const page = f.line.page;
+    if (page !== lastPage) { pageItems = 0; lastPage = page; }
+    const h = headerAt.get(page);
+    if (h !== undefined ? i <= h : (hasHeader ? page === firstPage : i < fallbackStart)) continue;
+    if (pageEnded.has(page)) continue;
+    // a page footer (bank details, registration, e-mail) ends that page's table
+    if (pageItems > 0 && FOOTER.test(f.line.text)) { pageEnded.add(page); continue; }
+    // a tax summary sits below the totals (a table header such as "Amt Inc. GST" is not one)
+    if (summaryLines.has(f.line.index) && i >= totalsStart) continue;
+    if (f.amounts.some((a) => a.moneyLike)) pageItems++;
+    rows.push(i);
+  }
+  return { rows, totalsStart };
+}
+
+const SUMMARY_WORDS = /\b(?:TOTAL|SUBTOTAL|GRAND\b|TOTAAL|SUMME\b|MONTANT\b|CHANGE\b|KEMBALI|TUNAI\b|ROUNDING|ROUNDED\b)/;
+/** Page footers of invoices: the item table of that page has ended. */
+const FOOTER = /\b(?:IBAN|BIC|SWIFT|VORSTAND|AUFSICHTSRAT|REGISTERGERICHT|HRB|KVK|BANKVERBINDUNG|BANK\s*ACCOUNT|E-?MAIL|SIRET|CAPITAL)\b|@\w+\.\w|\bwww\.|https?:/i;
+
+function isSummaryLine(f: LineFacts, afterTotals: boolean): boolean {
+  if (SUMMARY_WORDS.test(f.canon)) return true;
+  const upper = f.line.text.toUpperCase();
+  for (const h of f.hits) {
+    if (h.role === 'quantity' && /^\s*(?:\(S\))?\s*[:=]/.test(upper.slice(h.end))) return true;
+    if (SUMMARY_ROLES.has(h.role)) return true;
+    if (h.role === 'quantity' && /TOTAL|COUNT|NO OF|JUMLAH/.test(h.keyword)) return true;
+    if (h.role === 'quantity' && /^ITEMS?$/.test(h.keyword) && f.amounts.length && /\bITEMS?\s*(?:\(S\))?\s*[:=]/.test(f.canon + ':')) return true;
+    if ((h.role === 'service' || h.role === 'discount') && (afterTotals || /CHARGE|CHG|%|SAVING|TOTAL/.test(h.keyword + f.line.text.toUpperCase()) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
+    if (h.role === 'info' && afterTotals) return true;
+  }
+  return /\b(?:THANK|TERIMA KASIH|CHANGE|CASH|TUNAI|VISA|MASTERCARD|POINTS?)\b/.test(f.canon) && afterTotals;
+}
+
+function part<T>(value: T, line: Line, tok?: Tok): ItemPart<T> {
+  return { value, text: tok ? line.text.slice(tok.start, tok.end) : '', lineIndex: line.index, page: line.page, boxes: tok ? boxesForSpan(line, tok.start, tok.end) : [] };
+}
+
+export interface ItemsResult { items: LineItem[]; check?: ItemsCheck }
+
+/** Finds the product line items of a document. */
+export function findLineItems(doc: Document, locale: Locale, moneyFacts: MoneyFacts, money: MoneyResolution, debug?: string[]): ItemsResult {
+  const facts = moneyFacts.lines;
+  if (!facts.length) return { items: [] };
+  const { rows: regionIdx, totalsStart } = itemRegion(facts, moneyFacts, money, locale);
+  const rows: Row[] = [];
+  for (const i of regionIdx) {
+    const f = facts[i]!;
+    const afterTotals = i >= totalsStart;
+    if (isSummaryLine(f, afterTotals)) { rows.push({ facts: f, line: f.line, lead: [], nums: [], letters: 0, kind: 'other' }); continue; }
+    const r = parseRow(f, locale);
+    // below the first totals line only clear item rows count (a garbled tax line is not an item)
+    if (afterTotals && (r.kind !== 'item' || r.letters < 3)) { rows.push({ ...r, kind: 'other' }); continue; }
+    rows.push(r);
+  }
+
+  // a row whose "name" is a unit word or a speck ("t ONIT 280 000 2240") takes the description above;
+  // a single unconfirmed number ending that description ("PLASTIC BOWL - 2.80") is part of it
+  const weakName = (r: Row) => !r.name || (r.name.text.split(/\s+/).filter((w) => lettersIn(w) >= 3).length <= 1 && r.letters <= 5);
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!, p = rows[k - 1] ?? { kind: 'other' as const, nums: [] as Num[] } as unknown as Row;
+    if (r.kind !== 'item' || !weakName(r) || r.nums.length < 2) continue;
+    if (p.kind === 'text' || p.kind === 'other' || p.kind === 'nums') r.kind = 'nums';
+    else if (p.kind === 'item' && p.nums.length === 1 && !readRow(p, locale)?.confirmed) { p.kind = 'text'; r.kind = 'nums'; }
+  }
+  if (debug) {
+    debug.push(`totalsStart=${totalsStart} totalLine=${money.total?.source?.lineIndex}`);
+    for (const r of rows) debug.push(`${r.line.index} ${r.kind} name=${JSON.stringify(r.name?.text)} nums=${r.nums.map((n) => n.readings.join('/')).join(',')} lead=${r.lead.map((n) => n.value).join(',')} hits=${r.facts.hits.map((h) => h.role + ':' + h.keyword).join(',')}`);
+  }
+  // which way do number-only rows take their description: from the line above or below?
+  let before = 0, after = 0;
+  rows.forEach((r, k) => {
+    if (r.kind !== 'nums') return;
+    if (rows[k - 1]?.kind === 'text') before++;
+    if (rows[k + 1]?.kind === 'text') after++;
+  });
+  const firstRow = rows.find((r) => r.kind === 'nums' || r.kind === 'item' || r.kind === 'text');
+  const descAfter = after > before || (after === before && after > 0 && firstRow?.kind === 'nums');
+
+  const used = new Set<number>();
+  const found: Array<{ row: Row; nameRow: Row; nameLines: Row[]; reading: Reading }> = [];
+  rows.forEach((r, k) => {
+    if (r.kind !== 'item' && r.kind !== 'nums') return;
+    const reading = readRow(r, locale);
+    if (!reading) return;
+    let nameRow: Row | undefined = r.kind === 'item' ? r : undefined;
+    const nameLines: Row[] = [r];
+    if (!nameRow) {
+      if (descAfter) {
+        const n = rows[k + 1];
+        if (n && n.kind === 'text' && !used.has(k + 1)) { nameRow = n; used.add(k + 1); nameLines.push(n); }
+      } else {
+        // the first text line of the block since the previous item row (the description's first line)
+        let j = k - 1;
+        while (j >= 0 && rows[j]!.kind === 'text' && !used.has(j)) j--;
+        for (let m = j + 1; m < k; m++) { used.add(m); nameLines.unshift(rows[m]!); }
+        nameRow = rows.slice(j + 1, k).find((x) => x.letters >= 2 || lettersIn(x.line.text) >= 3);
+      }
+    }
+    // no description around: the row's own short text is the name ("PPF P7 1.000 50 50.00")
+    if (!nameRow && r.name && r.letters >= 2) nameRow = r;
+    if (!nameRow) return;
+    // a discount line under its item: a negative amount with no description of its own, or a promo code
+    if (reading.total < 0 && found.length && (r.kind === 'nums' || /\b(?:DISC\w*|PROMO\w*|PWP|LESS|VOUCHER|COUPON|POTONGAN|DISKON)\b/i.test(r.line.text)) && !descAfter) {
+      const prev = found[found.length - 1]!;
+      prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
+      prev.nameLines.push(r);
+      return;
+    }
+    found.push({ row: r, nameRow, nameLines, reading });
+  });
+
+  // the items must add up to the subtotal or the total (tax-inclusive or not)
+  const tol = locale.wholeCurrency ? 1 : 0.011;
+  const targets: Array<{ against: string; value: number }> = [];
+  const sub = money.subtotal?.value, tot = money.total?.value, tax = money.tax?.value, disc = money.discount?.value, rnd = money.rounding?.value;
+  if (sub !== undefined) targets.push({ against: 'subtotal', value: sub });
+  if (tot !== undefined) {
+    targets.push({ against: 'total', value: tot });
+    if (rnd !== undefined) targets.push({ against: 'total-rounding', value: tot - rnd });
+    if (tax !== undefined) targets.push({ against: 'total-tax', value: tot - tax });
+    if (disc !== undefined) targets.push({ against: 'total+discount', value: tot + Math.abs(disc) });
+    if (tax !== undefined && rnd !== undefined) targets.push({ against: 'total-tax-rounding', value: tot - tax - rnd });
+  }
+  const sumOf = () => Math.round(found.reduce((s, x) => s + x.reading.total, 0) * 100) / 100;
+  let itemsSum = sumOf();
+  let match = targets.find((t) => near(itemsSum, t.value, tol));
+  if (!match && found.length) {
+    // one item whose amount is unconfirmed: try its other readings, then the remainder
+    const open = found.filter((x) => !x.reading.confirmed);
+    for (const t of targets) {
+      if (open.length !== 1) break;
+      const x = open[0]!;
+      const rest = itemsSum - x.reading.total;
+      const need = Math.round((t.value - rest) * 100) / 100;
+      const lastNum = x.row.nums[x.row.nums.length - 1];
+      const printedAlt = [...x.row.nums, ...x.row.lead].some((n) => n.readings.some((v) => near(v, need, tol) || (x.reading.quantity !== undefined && near(v * x.reading.quantity, need, tol))));
+      const garbled = !!lastNum && !lastNum.money;
+      if (need > 0 && (printedAlt || garbled)) {
+        x.reading = { ...x.reading, total: need, confirmed: false };
+        itemsSum = sumOf();
+        match = t;
+        break;
+      }
+    }
+  }
+
+  const items: LineItem[] = found.map(({ row, nameRow, nameLines, reading }) => {
+    const line = row.line;
+    const nm = nameRow.name ?? { text: nameRow.line.text.trim(), start: 0, end: nameRow.line.text.length };
+    const nameText = cleanName(nm.text);
+    const qty = reading.quantity ?? 1;
+    const unit = reading.unitPrice ?? (qty ? Math.round((reading.total / qty) * 10000) / 10000 : reading.total);
+    let conf = 0.55;
+    if (reading.confirmed) conf += 0.2;
+    if (match) conf += 0.2;
+    if (lettersIn(nameText) < 3) conf -= 0.25;
+    if (nameRow.line.confidence < 0.6) conf -= 0.1;
+    const lines = [...new Set(nameLines.map((x) => x.line))].sort((a, b) => a.index - b.index);
+    const codeRow = [row, nameRow].find((x) => x.code);
+    return {
+      name: part(nameText, nameRow.line, nm),
+      quantity: part(qty, line, reading.qtyTok),
+      unitPrice: part(unit, line, reading.unitTok),
+      totalPrice: part(reading.total, line, reading.totalTok),
+      ...(codeRow?.code ? { productCode: part(codeRow.code.text.replace(/[^\p{L}\p{N}-]/gu, '').replace(/-$/, ''), codeRow.line, codeRow.code) } : {}),
+      confidence: roundConfidence(Math.max(0.05, Math.min(0.95, conf))),
+      text: lines.map((l) => l.text).join('\n'),
+      lineIndex: lines[0]!.index,
+      lineIndices: lines.map((l) => l.index),
+      page: line.page,
+      boxes: lines.map((l) => l.box),
+    };
+  });
+  const check: ItemsCheck | undefined = items.length
+    ? { itemsSum, against: match?.against ?? 'none', ...(match ? { expected: Math.round(match.value * 100) / 100 } : targets[0] ? { expected: Math.round(targets[0].value * 100) / 100 } : {}), matches: !!match }
+    : undefined;
+  return { items, ...(check ? { check } : {}) };
+}
+
+function cleanName(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/^[\s|{}[\]~_.,:;'"`°»«*§#-]+/, '').replace(/[\s|{}~_,:;'"`°»«*§#=-]+$/, '').trim() || s.trim();
+}
+
+/** Tax summary rows (type, rate, net, tax, gross), from the tables the money finder found. */
+export function findTaxLines(moneyFacts: MoneyFacts, locale: Locale): TaxLine[] {
+  const out: TaxLine[] = [];
+  const byIndex = new Map(moneyFacts.lines.map((f) => [f.line.index, f]));
+  for (const r of moneyFacts.summaryRows) {
+    const f = byIndex.get(r.lineIndex);
+    if (!f) continue;
+    // the table's own total row is not a tax line
+    if (f.hits.some((h) => h.role === 'total') && !/\b(?:GST|VAT|TAX|TVA|PPN|SST|MWST|BTW|IVA)\b/.test(f.canon.replace(/\bTOTAL\b.*/, ''))) continue;
+    const line = f.line;
+    const pct = f.amounts.find((a) => a.percent);
+    const typeMatch = line.text.match(/\b(?:GST|VAT|TVA|PPN|SST|MWST|BTW|IVA|TAX|SR|ZR|ZRL|EX|OS|DS|S|Z|T|E)\b/i);
+    let rate = pct ? pct.value / 100 : undefined;
+    if (rate === undefined) {
+      const bare = line.text.match(/(?:^|\s)(\d{1,2}(?:[.,]\d{1,2})?)\s*(?:%|\s)/);
+      const guess = bare ? Number(bare[1]!.replace(',', '.')) : NaN;
+      if (Number.isFinite(guess) && guess > 0 && guess < 30 && near(r.net * guess / 100, r.tax, Math.max(0.02, r.tax * 0.02))) rate = guess / 100;
+    }
+    if (rate === undefined && r.net > 0 && r.tax >= 0) {
+      const implied = r.tax / r.net;
+      const common = [0, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.15, 0.16, 0.18, 0.19, 0.2, 0.21, 0.22, 0.25];
+      const c = common.find((x) => near(x, implied, 0.003));
+      if (c !== undefined) rate = c;
+    }
+    const gross = r.gross ?? (locale.wholeCurrency ? r.net + r.tax : Math.round((r.net + r.tax) * 100) / 100);
+    out.push({
+      taxType: typeMatch ? typeMatch[0].toUpperCase() : 'TAX',
+      ...(rate !== undefined ? { taxRate: Math.round(rate * 10000) / 10000 } : {}),
+      netAmount: r.net, taxAmount: r.tax, grossAmount: gross,
+      confidence: roundConfidence(rate !== undefined && near(r.net * rate, r.tax, Math.max(0.02, r.tax * 0.02)) ? 0.85 : 0.6),
+      text: line.text, lineIndex: line.index, page: line.page,
+      boxes: r.amounts.map((a) => boxesForSpan(line, a.start, a.end)).flat(),
+    });
+  }
+  return out;
+}
