@@ -153,7 +153,7 @@ function parseRow(f: LineFacts, locale: Locale): Row {
   for (; i <= k; i++) {
     const t = body[i]!;
     const stripped = t.text.replace(/^[|{[(]+(?=\d)|[|}\])]+$/g, '');
-    if (/^[|{}[\]()~\-—_.,:;'"`°»«*§#]+$/.test(t.text)) continue;
+    if (/^[^\p{L}\p{N}]+$/u.test(t.text)) continue;
     if (CODE_TOKEN.test(stripped) && (i < k)) { code = code ?? t; continue; }
     if (/^(?:SR|ZR|ZRL|S|Z|T|E)$/.test(t.text) && i < k && lettersIn(body.slice(i + 1, k + 1).map((x) => x.text).join('')) >= 3) continue;
     const n = /^\d{1,3}(?:[.,]\d{1,3})?[xX]?$/.test(t.text) && i < k ? readNum(t, body[i + 1], locale) : undefined;
@@ -176,7 +176,7 @@ function parseRow(f: LineFacts, locale: Locale): Row {
     text = text.slice(0, cut).trimEnd();
     if (text) name = { text, start: s + lead2, end: s + lead2 + text.length };
   }
-  const letters = name ? lettersIn(name.text) : 0;
+  let letters = name ? lettersIn(name.text) : 0;
   const last = nums[nums.length - 1];
   const hasAmount = !!last && !last.percent && (last.money || last.readings.length > 1 || nums.length >= 2 || lead.length > 0);
   let kind: Row['kind'];
@@ -186,6 +186,20 @@ function parseRow(f: LineFacts, locale: Locale): Row {
   else if (hasAmount) kind = 'nums';
   else if (lettersIn(line.text) >= 3) kind = 'text';
   else kind = 'other';
+  if (kind === 'text') {
+    // a description line: all of it but the leading codes ("SR 100100000056-Fried Noodle (S)")
+    let from = 0;
+    for (const t of toks) {
+      const x = t.text.replace(/^[|{[(]+(?=\d)|[|}\])]+$/g, '');
+      const glued = x.match(/^(\d{5,}-)(\p{L}.*)$/u);
+      if (glued) { from = t.start + glued[1]!.length; break; }
+      if (/^[^\p{L}\p{N}]+$/u.test(x) || /^(?:SR|ZR|ZRL)$/.test(x) || (CODE_TOKEN.test(x) && /\d{4,}/.test(x))) { from = t.end; continue; }
+      break;
+    }
+    const text = cleanName(line.text.slice(from));
+    const at = line.text.indexOf(text, from);
+    if (text && at >= 0) { name = { text, start: at, end: at + text.length }; letters = lettersIn(text); }
+  }
   return { facts: f, line, ...(name ? { name } : {}), lead, nums, letters, ...(code ? { code } : {}), kind };
 }
 
@@ -268,7 +282,7 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
   let fallbackStart = 0;
   if (!hasHeader) {
     const firstPriced = facts.findIndex((f, i) => {
-      if (i >= end || isSummaryLine(f, false) || f.hits.some((h) => h.role === 'info')) return false;
+      if (i >= end || isSummaryLine(f, false) || isMarker(f) || f.hits.some((h) => h.role === 'info')) return false;
       const r = parseRow(f, locale);
       return (r.kind === 'item' || r.kind === 'nums') && (r.nums.length >= 2 || r.nums.some((n) => n.money));
     });
@@ -276,8 +290,7 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
     for (let i = 0; i < limit; i++) {
       const f = facts[i]!;
       if (isSummaryLine(f, false)) continue;
-      if (/\b(?:DATE|TIME|CASHIER|CASHTER|COUNTER|TABLE|PAX|ORDER|INV\w*|RECEIPT|BILL|SLIP|TRANS\w*|TERMINAL|POS|OPERATOR|SERVER|MEJA|KASIR|TANGGAL|TGL|TEL|FAX|PHONE|REG\w*|HRS|HOURS|GST|SST|NPWP|ID)\b/.test(f.canon) || f.hits.some((h) => h.role === 'info')
-        || /\b(?:[0-2]?\d|3[01])[/.-](?:0?[1-9]|1[0-2])[/.-](?:\d{2}|\d{4})\b|\b(?:0?[1-9]|1[0-2])[/.-](?:[0-2]?\d|3[01])[/.-](?:\d{2}|\d{4})\b/.test(f.line.text)) fallbackStart = i + 1;
+      if (isMarker(f)) fallbackStart = i + 1;
     }
   }
   const rows: number[] = [];
@@ -302,7 +315,15 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
 
 const SUMMARY_WORDS = /\b(?:TOTAL|SUBTOTAL|GRAND\b|TOTAAL|SUMME\b|MONTANT\b|CHANGE\b|KEMBALI|TUNAI\b|ROUNDING|ROUNDED\b)/;
 /** Page footers of invoices: the item table of that page has ended. */
-const FOOTER = /\b(?:IBAN|BIC|SWIFT|VORSTAND|AUFSICHTSRAT|REGISTERGERICHT|HRB|KVK|BANKVERBINDUNG|BANK\s*ACCOUNT|E-?MAIL|SIRET|CAPITAL)\b|@\w+\.\w|\bwww\.|https?:/i;
+const FOOTER = /\b(?:IBAN|BIC|SWIFT|VORSTAND|AUFSICHTSRAT|REGISTERGERICHT|HRB|KVK|BANKVERBINDUNG|BANK\s*ACCOUNT|E-?MAIL|SIRET|CAPITAL)\b|[\w.-]+@[a-z][\w-]*\.[a-z]{2,}|\bwww\.|https?:/i;
+
+const DATE_RE = /\b(?:[0-2]?\d|3[01])[/.-](?:0?[1-9]|1[0-2])[/.-](?:\d{2}|\d{4})\b|\b(?:0?[1-9]|1[0-2])[/.-](?:[0-2]?\d|3[01])[/.-](?:\d{2}|\d{4})\b|\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:AM|PM)?\b/i;
+const MARKER_RE = /\b(?:DATE|TIME|CASHIER|CASHTER|COUNTER|TABLE|PAX|INV\w*|RECEIPT|BILL|SLIP|TRANS\w*|TERMINAL|POS|OPERATOR|SERVER|MEJA|KASIR|TANGGAL|TGL|TEL|FAX|PHONE|HRS|HOURS|NPWP|(?:GST|SST|VAT|TAX|CO|COMPANY)\s*(?:REG\w*|ID|NO))\b/;
+
+/** A line of the receipt's header block: date, time, cashier, phone, registration, opening hours. */
+function isMarker(f: LineFacts): boolean {
+  return MARKER_RE.test(f.canon) || f.hits.some((h) => h.role === 'info') || (DATE_RE.test(f.line.text) && !f.amounts.some((a) => a.moneyLike && a.atLineEnd));
+}
 
 function isSummaryLine(f: LineFacts, afterTotals: boolean): boolean {
   if (SUMMARY_WORDS.test(f.canon)) return true;
@@ -312,6 +333,7 @@ function isSummaryLine(f: LineFacts, afterTotals: boolean): boolean {
     if (SUMMARY_ROLES.has(h.role)) return true;
     if (h.role === 'quantity' && /TOTAL|COUNT|NO OF|JUMLAH/.test(h.keyword)) return true;
     if (h.role === 'quantity' && /^ITEMS?$/.test(h.keyword) && f.amounts.length && /\bITEMS?\s*(?:\(S\))?\s*[:=]/.test(f.canon + ':')) return true;
+    if (h.role === 'service' && h.keyword === 'SERVICE' && !/%/.test(f.line.text)) continue;
     if ((h.role === 'service' || h.role === 'discount') && (afterTotals || /CHARGE|CHG|%|SAVING|TOTAL/.test(h.keyword + f.line.text.toUpperCase()) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
     if (h.role === 'info' && afterTotals) return true;
   }
@@ -329,12 +351,36 @@ export function findLineItems(doc: Document, locale: Locale, moneyFacts: MoneyFa
   const facts = moneyFacts.lines;
   if (!facts.length) return { items: [] };
   const { rows: regionIdx, totalsStart } = itemRegion(facts, moneyFacts, money, locale);
+  const main = itemsFrom(regionIdx, totalsStart, facts, locale, money, debug);
+  if (main.check?.matches) return main;
+  // some invoices print a summary first and the detail below it: take the detail when it adds up
+  // (below the last line that prints the total)
+  const tv = money.total?.value;
+  let totalLine: number | undefined;
+  if (tv !== undefined) facts.forEach((f, i) => { if (f.hits.some((h) => h.role === 'total') && f.amounts.some((a) => near(a.value, tv, 0.001))) totalLine = i; });
+  if (totalLine !== undefined) {
+    const summaryLines = new Set(moneyFacts.summaryRows.map((r) => r.lineIndex));
+    const below: number[] = [];
+    for (let i = totalLine + 1; i < facts.length; i++) {
+      if (summaryLines.has(facts[i]!.line.index)) continue;
+      if (FOOTER.test(facts[i]!.line.text) && below.length) break;
+      below.push(i);
+    }
+    const detail = itemsFrom(below, 0, facts, locale, money, debug);
+    if (detail.check?.matches && detail.items.length >= main.items.length) return detail;
+  }
+  return main;
+}
+
+function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[], locale: Locale, money: MoneyResolution, debug?: string[]): ItemsResult {
   const rows: Row[] = [];
   for (const i of regionIdx) {
     const f = facts[i]!;
     const afterTotals = i >= totalsStart;
     if (isSummaryLine(f, afterTotals)) { rows.push({ facts: f, line: f.line, lead: [], nums: [], letters: 0, kind: 'other' }); continue; }
     const r = parseRow(f, locale);
+    // a date line is not an item ("Invoice Date: August 3, 2014", "01.05.14-31.05.14")
+    if (r.kind !== 'text' && (isMarker(f) && !f.amounts.some((a) => a.moneyLike && a.atLineEnd))) { rows.push({ ...r, kind: 'other' }); continue; }
     // below the first totals line only clear item rows count (a garbled tax line is not an item)
     if (afterTotals && (r.kind !== 'item' || r.letters < 3)) { rows.push({ ...r, kind: 'other' }); continue; }
     rows.push(r);
@@ -390,6 +436,12 @@ export function findLineItems(doc: Document, locale: Locale, moneyFacts: MoneyFa
     if (reading.total < 0 && found.length && (r.kind === 'nums' || /\b(?:DISC\w*|PROMO\w*|PWP|LESS|VOUCHER|COUPON|POTONGAN|DISKON)\b/i.test(r.line.text)) && !descAfter) {
       const prev = found[found.length - 1]!;
       prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
+      prev.nameLines.push(r);
+      return;
+    }
+    // a breakdown line under its item ("Charges $1.87" under "Amazon Glacier $1.87") is not another item
+    const prev = found[found.length - 1];
+    if (prev && r.kind === 'item' && nameRow === r && (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1 && near(prev.reading.total, reading.total, 0.001) && prev.row.line.index >= r.line.index - 2) {
       prev.nameLines.push(r);
       return;
     }
