@@ -237,9 +237,10 @@ function readRow(row: Row, locale: Locale): Reading | undefined {
   });
   if (best) return best.r;
   // no product check: quantity 1 when a unit price equal to the amount is printed
-  for (const u of others) {
-    const ti = last.readings.findIndex((t) => u.readings.some((uv) => near(uv, t, tol / 2)));
-    if (ti >= 0 && u.value !== 0) return { total: last.readings[ti]!, quantity: 1, unitPrice: last.readings[ti]!, confirmed: true, totalTok: last.tok, unitTok: u.tok };
+  const order = last.bare && last.readings.length > 1 ? [...last.readings.slice(1), last.readings[0]!] : last.readings;
+  for (const t of order) {
+    const u = others.find((o) => o.value !== 0 && o.readings.some((uv) => near(uv, t, tol / 2)));
+    if (u) return { total: t, quantity: 1, unitPrice: t, confirmed: true, totalTok: last.tok, unitTok: u.tok };
   }
   const total = last.money || last.readings.length === 1 ? last.value : last.readings[1]!;
   const qty = [...others].reverse().find((n) => n.qtyMark) ?? row.lead.find((n) => Number.isInteger(n.value) && n.value > 0 && n.value < 100);
@@ -437,6 +438,11 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
       const prev = found[found.length - 1]!;
       prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
       prev.nameLines.push(r);
+      return;
+    }
+    // a running total ("Qty 1 7.50" read as "Bty 1 7.50"): the sum of the items so far, under a one-word label
+    if (found.length && r.kind === 'item' && nameRow === r && (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1
+      && near(found.reduce((sum, x) => sum + x.reading.total, 0), reading.total, 0.001) && found.length >= (reading.confirmed ? 2 : 1)) {
       return;
     }
     // a breakdown line under its item ("Charges $1.87" under "Amazon Glacier $1.87") is not another item

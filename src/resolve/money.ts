@@ -317,7 +317,9 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
   if (taxLines.length >= 2 && new Set(taxLines.map((t) => t.lineIndex)).size >= 2 && subtotals.some((sc) => sumsTo([sc.amount.value, taxSum])) && !(taxChoice && subtotals.some((sc) => sumsTo([sc.amount.value, taxChoice.value])))) {
     out.tax = { value: taxSum, confidence: 0.88, source: taxLines[taxLines.length - 1]!, keyword: taxLines[0]!.label?.keyword ?? '-', evidence: ['tax-lines-sum'] };
   } else if (taxChoice) out.tax = taxChoice;
-  else if (facts.summaryRows.length && total !== undefined) {
+  else if (facts.summaryRows.length > 1 && total !== undefined && summaryRowsTax(facts, total, tol)) {
+    out.tax = summaryRowsTax(facts, total, tol);
+  } else if (facts.summaryRows.length && total !== undefined) {
     const row = facts.summaryRows.find((r) => eq(r.net + r.tax, total)) ?? facts.summaryRows[facts.summaryRows.length - 1]!;
     const a = row.amounts[row.amounts.length - (row.gross !== undefined ? 2 : 1)];
     const cand = candidates.find((c) => c.amount === a);
@@ -330,6 +332,37 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
       if (d > 0 && sc.amount.moneyLike && plausibleIncludedTax(d, total)) {
         out.tax = { value: d, confidence: 0.6, source: sc, keyword: sc.label?.keyword ?? '-', evidence: ['total-minus-net'] };
         break;
+      }
+    }
+    // a tax summary row whose tax is unreadable: the total less its net, at a usual rate
+    for (const r of facts.summaryRows) {
+      if (out.tax) break;
+      const d = cents(total - r.net);
+      const a = r.amounts[0];
+      const cand = a && candidates.find((c) => c.amount === a);
+      if (d > 0 && cand && plausibleIncludedTax(d, total)) out.tax = { value: d, confidence: 0.55, source: cand, keyword: 'summary', evidence: ['total-minus-summary-net'] };
+    }
+    // a summary line "SR@6% 103.49 <unreadable>" or "6 3.49 21": net and total give the tax, which the
+    // printed rate or the digits left of it confirm
+    for (const f of facts.lines) {
+      if (out.tax) break;
+      const nets = f.amounts.filter((a) => a.moneyLike && !a.percent && a.value > 0 && a.value < total);
+      for (const a of nets) {
+        const d = cents(total - a.value);
+        if (d <= 0 || !plausibleIncludedTax(d, total)) continue;
+        const rateOk = f.amounts.some((p) => p.percent && Math.abs(a.value * p.value / 100 - d) <= 0.011);
+        const digits = String(Math.round(d * 100));
+        const digitsOk = f.amounts.some((b) => b !== a && b.start > a.start && b.text.replace(/\D/g, '') === digits);
+        const cand = candidates.find((c) => c.amount === a);
+        if ((rateOk || digitsOk) && cand) { out.tax = { value: d, confidence: 0.55, source: cand, keyword: 'summary', evidence: ['total-minus-net-line'] }; break; }
+      }
+    }
+    // "Total 6% supplies (excl. GST) 26.40" / "(incl. GST) 27.98": a group's tax, when no other tax is printed
+    if (!out.tax) {
+      const totalsLabelled = by('total').filter((c) => c.amount.moneyLike && !eq(c.amount.value, total));
+      for (const sc of subtotals) {
+        const inc = totalsLabelled.find((t) => Math.abs(t.lineIndex - sc.lineIndex) <= 3 && t.amount.value > sc.amount.value && plausibleIncludedTax(cents(t.amount.value - sc.amount.value), t.amount.value));
+        if (inc && sc.amount.moneyLike) { out.tax = { value: cents(inc.amount.value - sc.amount.value), confidence: 0.55, source: inc, keyword: inc.label?.keyword ?? '-', evidence: ['group-incl-minus-excl'] }; break; }
       }
     }
   }
@@ -359,6 +392,19 @@ function anyDigitVariants(text: string): number[] {
     }
   }
   return out;
+}
+
+/** Several tax summary rows (SR 6 %, ZR 0 %) that together make the total (up to rounding): their taxes add up. */
+function summaryRowsTax(facts: MoneyFacts, total: number, tol: number): ChosenAmount | undefined {
+  const rows = facts.summaryRows;
+  const gross = cents(rows.reduce((a, r) => a + r.net + r.tax, 0));
+  if (Math.abs(gross - total) > Math.max(tol, 0.05)) return undefined;
+  const tax = cents(rows.reduce((a, r) => a + r.tax, 0));
+  const main = rows.reduce((a, r) => (r.tax > a.tax ? r : a), rows[0]!);
+  const a = main.amounts[main.amounts.length - (main.gross !== undefined ? 2 : 1)];
+  const source = facts.candidates.find((c) => c.amount === a);
+  if (!source) return undefined;
+  return { value: tax, confidence: 0.75, source, keyword: 'summary', evidence: ['tax-summary-rows'] };
 }
 
 /** A tax printed as "included" is plausible at a common rate of the total (5-25 %). */
