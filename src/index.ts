@@ -47,3 +47,11 @@ export async function closeDefaultEngine(): Promise<void> {
   defaultEngine = undefined;
   if (e) await (await e).close();
 }
+
+// The explicit URL helper: the only code that fetches (the server's URL endpoints use it), never
+// called by extraction. Rules: https only, public addresses only, checked again on every redirect.
+export { fetchUrl, addressProblem, isPublicAddress } from './input/url.js';
+export type { FetchUrlOptions, FetchedUrl, UrlLookup } from './input/url.js';
+// The optional HTTP server (`receiptkit serve`).
+export { startServer, createReceiptServer, loadServerConfig, parseServerConfig, serve } from './server/index.js';
+export type { ReceiptServer, ServerOptions, ServerConfig, ServerConfigInput } from './server/index.js';

@@ -3,6 +3,7 @@
  * receiptkit CLI.
  *   receiptkit extract <file...> [--verbose] [--no-line-items] [--language xx] [--near "..."] [--extract-time]
  *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N]
+ *   receiptkit serve [--port N] [--host H] [--config FILE]
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -10,12 +11,15 @@ import { createEngine } from '../engine.js';
 import { isReceiptKitError } from '../errors.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { runBatch } from './batch.js';
+import { serve } from '../server/serve.js';
 
 const HELP = `receiptkit: offline receipt and invoice extraction
 
 Usage:
   receiptkit extract <file...> [options]        print the result of each file as JSON
   receiptkit batch <dir|files...> --out FILE    one JSON line per file, progress on a terminal
+  receiptkit serve [--port N] [--host H] [--config FILE]
+                                                the HTTP server (API of the hosted service, a page at /)
   receiptkit --version | --help
 
 Extraction options:
@@ -32,6 +36,13 @@ Batch options:
   --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}
   --concurrency N           files in flight at once (default: the worker count)
   --quiet                   no progress bar or summary
+
+Serve options:
+  --port N                  port to listen on (default 8080; 0 picks a free one)
+  --host H                  address to listen on (default 127.0.0.1)
+  --config FILE             JSON config: accounts and API keys, limits (default: env RECEIPTKIT_CONFIG);
+                            or env RECEIPTKIT_API_KEYS="accountId:key,..." (see the README)
+  SIGTERM/SIGINT finish the requests in flight, then exit.
 
 Exit codes: 0 all files extracted, 1 some files failed, 2 bad usage.`;
 
@@ -64,6 +75,9 @@ async function main(argv: string[]): Promise<number> {
         out: { type: 'string', short: 'o' },
         concurrency: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -76,6 +90,21 @@ async function main(argv: string[]): Promise<number> {
   if (values.version) { process.stdout.write(version() + '\n'); return 0; }
   const [command, ...files] = positionals;
   if (!command) { process.stdout.write(HELP + '\n'); return 2; }
+  if (command === 'serve') {
+    if (files.length > 0) fail(`serve takes no arguments, got '${files[0]}'`);
+    let port: number | undefined;
+    if (values.port !== undefined) {
+      port = Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a port number 0..65535, not '${values.port}'`);
+    }
+    const { done } = await serve({
+      ...(port !== undefined ? { port } : {}),
+      ...(values.host ? { host: values.host } : {}),
+      ...(values.config ? { configPath: values.config } : {}),
+    });
+    await done;
+    return 0;
+  }
   if (command !== 'extract' && command !== 'batch') fail(`unknown command '${command}'`);
   if (files.length === 0) fail(`${command} needs at least one file`);
 

@@ -1,0 +1,229 @@
+/**
+ * The OpenAPI 3.1 document served at `/openapi.json`, generated from the route table so that every
+ * route is documented and nothing undocumented is routed.
+ */
+import { STATUS_CODES } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { ServerConfig } from './config.js';
+import type { Route, RouteDoc } from './routes.js';
+
+type Json = Record<string, unknown>;
+
+const str = (description: string, extra: Json = {}): Json => ({ type: 'string', description, ...extra });
+const bool = (description: string): Json => ({ type: 'boolean', description });
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** Extraction options (contract section 2) as request properties. */
+const OPTION_PROPERTIES: Record<string, Json> = {
+  extractLineItems: bool('verbose only: product line items (default true); false skips that work'),
+  extractTime: bool('keep the printed time of day in date (default false)'),
+  language: str('language hint (en, fr, de, id, ms, es, jp, zh, ...); an unknown hint falls back to auto with a warning', { maxLength: 20 }),
+  near: str('"city, state, country": locale conventions and merchant matching', { maxLength: 200 }),
+  ipAddress: str("the end user's IP address", { maxLength: 100 }),
+  ignoreMerchantName: str('a name never to return as the merchant', { maxLength: 200 }),
+  refresh: bool('re-process even if this file was processed before (default false)'),
+  incognito: bool('store nothing about this request (default false)'),
+  userId: str('stored with the scan', { minLength: 1, maxLength: 50 }),
+  containerId: str('scopes duplicate and similarity checks', { minLength: 1, maxLength: 50 }),
+  referenceId: str('receipts sharing a referenceId are not flagged as similar to each other', { minLength: 1, maxLength: 50 }),
+  subAccountId: str('usage attribution', { minLength: 1, maxLength: 100 }),
+};
+
+/** Multipart forms carry every option as a string; booleans are "true" or "false". */
+const multipartOptions = (): Record<string, Json> => Object.fromEntries(Object.entries(OPTION_PROPERTIES).map(([k, v]) => [k,
+  v.type === 'boolean' ? { type: 'string', enum: ['true', 'false'], description: v.description } : v]));
+
+const fileProperty: Json = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'the receipt or invoice: JPEG, PNG, GIF, WebP, TIFF, HEIC/HEIF or PDF (the bytes decide the type)' };
+const urlProperties: Record<string, Json> = {
+  url: str('an https URL of the file; only public addresses are fetched (checked on every redirect)', { format: 'uri', maxLength: 8192 }),
+  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'request headers forwarded to the URL (same origin only on redirects)' },
+};
+const ruleSetNote = 'the rule set of contract section 4 (`date`, `merchantNames`, `productLineItems`, `productCodes`, `balanceOwing`, `fraudDetection`)';
+
+function requestBody(kind: NonNullable<RouteDoc['body']>): Json {
+  const multipart = (extra: Record<string, Json>, required: string[]) => ({
+    required: true,
+    content: { 'multipart/form-data': { schema: { type: 'object', required: ['file', ...required], properties: { file: fileProperty, ...extra, ...multipartOptions() } } } },
+  });
+  const json = (schema: Json) => ({ required: true, content: { 'application/json': { schema } } });
+  switch (kind) {
+    case 'extract-file': return multipart({}, []);
+    case 'extract-url': return json({ type: 'object', required: ['url'], properties: { ...urlProperties, ...OPTION_PROPERTIES } });
+    case 'extract-encoded': return json({
+      type: 'object', required: ['image'],
+      properties: {
+        image: str('the file as base64 (or a data: URL with ;base64)', { contentEncoding: 'base64' }),
+        filename: str('the file name, for reports', { maxLength: 1000 }),
+        contentType: str('the claimed media type (the bytes decide)', { maxLength: 200 }),
+        ...OPTION_PROPERTIES,
+      },
+    });
+    case 'validate-file': return multipart({ validation: str(`JSON text of ${ruleSetNote}`, { contentMediaType: 'application/json' }) }, ['validation']);
+    case 'validate-url': return json({ type: 'object', required: ['url', 'validation'], properties: { ...urlProperties, validation: ref('RuleSet'), ...OPTION_PROPERTIES } });
+    case 'campaign-file': return multipart({ campaignId: str('the campaign to validate against', { minLength: 1, maxLength: 50 }) }, ['campaignId']);
+    case 'campaign-url': return json({ type: 'object', required: ['url', 'campaignId'], properties: { ...urlProperties, campaignId: str('the campaign to validate against', { minLength: 1, maxLength: 50 }), ...OPTION_PROPERTIES } });
+    case 'campaign-settings': return json(ref('RuleSet'));
+  }
+}
+
+function errorResponse(status: number): Json {
+  const why: Record<number, string> = {
+    400: 'a bad parameter (the message names it)',
+    403: 'the key is unknown, or the feature is not enabled on its account',
+    404: 'no such route, or an unknown campaign',
+    405: 'the method is not allowed on this path',
+    409: 'the campaign exists already',
+    413: 'the file, a field or the body is over its limit',
+    415: 'not a supported file type, or the wrong request content type',
+    422: 'the file is empty, corrupt, truncated or unreadable',
+    429: 'over the rate limit of the API key (see Retry-After)',
+    503: 'the OCR queue is full or the server is shutting down (see Retry-After)',
+    504: 'the extraction took longer than the time limit',
+    500: 'an internal error',
+  };
+  const headers = status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } } : {};
+  return { description: `${STATUS_CODES[status]}: ${why[status] ?? ''}`, ...headers, content: { 'application/json': { schema: ref('Error') } } };
+}
+
+function operation(route: Route): Json {
+  const d = route.doc;
+  const responses: Json = {
+    [String(d.status ?? 200)]: { description: STATUS_CODES[d.status ?? 200], content: { 'application/json': { schema: ref(d.response) } } },
+    401: { description: 'Unauthorized: no `apikey` header', content: { 'application/json': { schema: ref('AuthError'), example: { message: 'No API key found in request' } } } },
+    403: { description: 'Forbidden: unknown API key (`Invalid authentication credentials`), or a feature not enabled on the account (an `Error` body)', content: { 'application/json': { schema: { oneOf: [ref('AuthError'), ref('Error')] }, example: { message: 'Invalid authentication credentials' } } } },
+    429: errorResponse(429),
+    500: errorResponse(500),
+  };
+  for (const s of d.errors) if (!(String(s) in responses)) responses[String(s)] = errorResponse(s);
+  const params = [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 50 } }));
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/\{([A-Za-z]+)\}/g, 'By-$1').split(/[/-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+    summary: d.summary,
+    ...(d.description ? { description: d.description } : {}),
+    tags: d.tags,
+    ...(params.length ? { parameters: params } : {}),
+    ...(d.body ? { requestBody: requestBody(d.body) } : {}),
+    responses,
+  };
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const locatedField: Json = {
+  type: 'object', required: ['confidenceLevel'],
+  properties: {
+    data: {}, confidenceLevel: { type: 'number', minimum: 0, maximum: 0.99 }, text: { type: 'string' }, index: { type: 'integer' },
+    keyword: { type: 'string' }, currencyCode: { type: 'string' }, regions: { type: 'array', items: ref('Polygon') },
+  },
+};
+const SIMPLE_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'merchantCity', 'merchantState', 'merchantCountryCode', 'merchantPostalCode', 'merchantTypes'];
+
+function schemas(): Json {
+  return {
+    Error: {
+      type: 'object', required: ['statusCode', 'error', 'message'],
+      properties: { statusCode: { type: 'integer' }, error: { type: 'string', description: 'the HTTP reason phrase' }, message: { type: 'string', description: 'what went wrong; names the parameter on a 400' } },
+    },
+    AuthError: { type: 'object', required: ['message'], properties: { message: { type: 'string', enum: ['No API key found in request', 'Invalid authentication credentials'] } } },
+    Point: { type: 'object', required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } },
+    Polygon: { type: 'array', items: ref('Point'), minItems: 4, maxItems: 4, description: '4 points in pixels of the original image as displayed (page 1 for PDFs)' },
+    SimpleField: {
+      type: 'object', required: ['confidenceLevel'], description: 'a found field has data; a missing one is { "confidenceLevel": 0 } without data',
+      properties: { data: {}, confidenceLevel: { type: 'number', minimum: 0, maximum: 0.99 } },
+    },
+    SimpleResult: {
+      type: 'object', description: 'exactly these keys, in this order (contract section 3)',
+      required: ['totalAmount', 'taxAmount', 'confidenceLevel', ...SIMPLE_FIELDS.slice(2)],
+      properties: {
+        totalAmount: ref('SimpleField'), taxAmount: ref('SimpleField'), confidenceLevel: { type: 'number', minimum: 0, maximum: 0.99 },
+        ...Object.fromEntries(SIMPLE_FIELDS.slice(2).map((f) => [f, ref('SimpleField')])),
+      },
+    },
+    LocatedField: locatedField,
+    VerboseResult: {
+      type: 'object', description: 'the simple fields as located fields plus the verbose additions of contract section 3',
+      properties: {
+        totalAmount: ref('LocatedField'), taxAmount: ref('LocatedField'), confidenceLevel: { type: 'number' },
+        ...Object.fromEntries(SIMPLE_FIELDS.slice(2).map((f) => [f, ref('LocatedField')])),
+        ...Object.fromEntries(['paidAmount', 'discountAmount', 'subtotalAmount', 'tipAmount', 'roundingAmount', 'dueDate', 'paymentType', 'cardLast4', 'merchantPhoneNumber', 'merchantTaxId', 'merchantWebsite'].map((f) => [f, ref('LocatedField')])),
+        currencyCode: { type: 'string' }, itemsCount: { type: 'object' },
+        text: { type: 'object', properties: { text: { type: 'string' }, regions: { type: 'array', items: ref('Polygon') } } },
+        amounts: { type: 'array', items: { type: 'object' } }, lineAmounts: { type: 'array', items: { type: 'object' } }, numbers: { type: 'array', items: { type: 'object' } },
+        entities: { type: 'object', description: 'productLineItems, multiTaxLineItems, invoiceNumber, receiptNumber, ...' },
+        similarReceipts: { type: 'array', items: { type: 'object' } }, location: { type: 'object' },
+        pages: { type: 'integer' }, targetRotation: { type: 'integer' }, warnings: { type: 'array', items: { type: 'string' } },
+        trackingId: { type: 'string' }, elapsed: { type: 'number' },
+      },
+    },
+    RuleSet: {
+      type: 'object', description: 'validation rules (contract section 4); every section optional',
+      properties: {
+        date: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+        merchantNames: { type: 'object', properties: { skip: { type: 'boolean' }, allowList: { type: 'array', items: { type: 'string' } }, blockList: { type: 'array', items: { type: 'string' } }, list: { type: 'array', items: { type: 'string' }, description: 'legacy allow list' }, returnFromTheList: { type: 'boolean' } } },
+        productLineItems: { type: 'object', properties: { skip: { type: 'boolean' }, names: { type: 'array', items: { type: 'string' } }, quantity: ref('Range'), totalPrice: ref('Range') } },
+        productCodes: { type: 'object', properties: { skip: { type: 'boolean' }, list: { type: 'array', items: { type: 'string' } }, description: { type: 'string' } } },
+        balanceOwing: { type: 'object', required: ['max'], properties: { skip: { type: 'boolean' }, max: { type: 'number' } } },
+        fraudDetection: { type: 'object', properties: { allowSimilarityCheck: { type: 'boolean' }, allowTamperDetection: { type: 'boolean' }, allowDigitalDetection: { type: 'boolean' } } },
+        additionalExtractionFields: { type: 'array', items: { type: 'string', enum: ['modelNumber'] } },
+      },
+    },
+    Range: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' } } },
+    ValidationResult: {
+      type: 'object', description: 'contract section 4',
+      properties: {
+        successful: { type: 'boolean' },
+        passedValidations: { type: 'array', items: { type: 'string' } },
+        failedValidations: { type: 'array', items: { type: 'string' } },
+        reasons: { type: 'object', additionalProperties: { type: 'string' } },
+        productLineItems: { type: 'array', items: { type: 'object' } }, matchedProductLineItems: { type: 'array', items: { type: 'object' } },
+        date: {}, merchantName: {}, merchantAddress: {}, merchantCity: {}, merchantPostalCode: {}, merchantState: {}, merchantCountryCode: {},
+        productCodes: { type: 'array', items: {} }, balanceAmount: {}, totalAmount: {}, receiptNumber: {}, invoiceNumber: {},
+        trackingId: { type: 'string' }, targetRotation: { type: 'integer' }, similarReceipts: { type: 'array', items: { type: 'object' } },
+      },
+    },
+    CampaignResult: {
+      type: 'object', required: ['result', 'statusCode'],
+      properties: { result: { type: 'string', examples: ['Successfully created campaign settings'] }, statusCode: { type: 'integer' } },
+    },
+    CampaignList: { type: 'array', items: { type: 'string' }, description: 'campaign ids' },
+    Health: { type: 'object', properties: { status: { type: 'string' }, uptimeSeconds: { type: 'integer' }, requestsInFlight: { type: 'integer' }, queue: { type: 'object' } } },
+  };
+}
+
+export function openApiDocument(routes: Route[], config: ServerConfig): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) {
+    paths[r.path] ??= {};
+    (paths[r.path] as Json)[r.method.toLowerCase()] = operation(r);
+  }
+  paths['/healthz'] = { get: { operationId: 'getHealthz', summary: 'Liveness and queue state', tags: ['server'], security: [], responses: { 200: { description: 'OK', content: { 'application/json': { schema: ref('Health') } } }, 503: errorResponse(503) } } };
+  paths['/openapi.json'] = { get: { operationId: 'getOpenApi', summary: 'This document', tags: ['server'], security: [], responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } } };
+  paths['/'] = { get: { operationId: 'getUi', summary: 'A page to try the API: drop a receipt, see its fields and their boxes', tags: ['server'], security: [], responses: { 200: { description: 'OK', content: { 'text/html': { schema: { type: 'string' } } } } } } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'receiptkit server',
+      version: version(),
+      description: [
+        'Receipt and invoice extraction and validation, self-hosted: the paths and shapes of the hosted receipt API, served by receiptkit.',
+        'Every /api path needs the header `apikey`. Missing: 401 `{"message":"No API key found in request"}`; unknown: 403 `{"message":"Invalid authentication credentials"}`. Other errors are `{"statusCode","error","message"}`.',
+        `Limits: files up to ${config.limits.maxFileBytes} bytes; at most ${config.limits.maxFields} form fields of ${config.limits.maxFieldBytes} bytes; JSON bodies up to ${config.limits.maxJsonBytes} bytes (the encoded endpoints: the file's base64 plus that).`,
+        'Not yet available: enrichment import and export (`/api/account/v1/...`).',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/' }],
+    security: [{ apikey: [] }],
+    tags: [{ name: 'receipt' }, { name: 'validation' }, { name: 'campaign' }, { name: 'server' }],
+    paths,
+    components: {
+      securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } },
+      schemas: schemas(),
+    },
+  };
+}
