@@ -15,7 +15,7 @@
  */
 import type { Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { parseNumber } from '../locale/numbers.js';
+import { parseNumber, repairDigitRuns } from '../locale/numbers.js';
 import type { LineFacts } from './lines.js';
 import type { MoneyFacts } from './amounts.js';
 import type { MoneyResolution } from '../resolve/money.js';
@@ -44,6 +44,7 @@ interface Num {
 }
 
 interface Row {
+  /** 'code': an article code or count line without a description ("FI-04 - 36", "72/1"). */
   facts: LineFacts;
   line: Line;
   /** Name span in line.text (may be empty). */
@@ -54,7 +55,7 @@ interface Row {
   letters: number;
   /** A code printed at the start of the line (SKU, barcode, article number). */
   code?: Tok;
-  kind: 'item' | 'nums' | 'text' | 'other';
+  kind: 'item' | 'nums' | 'text' | 'code' | 'other';
 }
 
 /** Trailing tokens that are tax codes, flags or OCR specks, not part of the amount. */
@@ -80,7 +81,9 @@ function tokens(text: string): Tok[] {
 
 /** Reads a token as a number of a row, or undefined. */
 function readNum(tok: Tok, next: Tok | undefined, locale: Locale): Num | undefined {
-  let t = tok.text;
+  let t = repairDigitRuns(tok.text).text;
+  // "63065005@2.33": an article code glued to the unit price
+  t = t.replace(/^[A-Z0-9]*\d{3,}@(?=\d)/i, '');
   let negative = false, qtyMark = false, percent = false;
   if (/^[-−(]/.test(t)) { negative = /^[-−]/.test(t) || /\)$/.test(t); t = t.replace(/^[-−(]+/, ''); }
   t = t.replace(/^[~=@*]+/, (m) => { if (m.includes('@')) qtyMark = false; return ''; });
@@ -185,6 +188,7 @@ function parseRow(f: LineFacts, locale: Locale): Row {
   else if (hasAmount && letters >= 2) kind = 'text';
   else if (hasAmount) kind = 'nums';
   else if (lettersIn(line.text) >= 3) kind = 'text';
+  else if (/\d/.test(line.text)) kind = 'code';
   else kind = 'other';
   if (kind === 'text') {
     // a description line: all of it but the leading codes ("SR 100100000056-Fried Noodle (S)")
@@ -243,7 +247,8 @@ function readRow(row: Row, locale: Locale): Reading | undefined {
     if (u) return { total: t, quantity: 1, unitPrice: t, confirmed: true, totalTok: last.tok, unitTok: u.tok };
   }
   const total = last.money || last.readings.length === 1 ? last.value : last.readings[1]!;
-  const qty = [...others].reverse().find((n) => n.qtyMark) ?? row.lead.find((n) => Number.isInteger(n.value) && n.value > 0 && n.value < 100);
+  const lone = others.length === 1 && !others[0]!.money && !others[0]!.bare && Number.isInteger(others[0]!.value) && others[0]!.value > 0 && others[0]!.value < 100 ? others[0] : undefined;
+  const qty = [...others].reverse().find((n) => n.qtyMark) ?? lone ?? row.lead.find((n) => Number.isInteger(n.value) && n.value > 0 && n.value < 100);
   return { total, confirmed: false, totalTok: last.tok, ...(qty ? { quantity: qty.value, qtyTok: qty.tok } : {}) };
 }
 
@@ -420,14 +425,15 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
     const nameLines: Row[] = [r];
     if (!nameRow) {
       if (descAfter) {
-        const n = rows[k + 1];
-        if (n && n.kind === 'text' && !used.has(k + 1)) { nameRow = n; used.add(k + 1); nameLines.push(n); }
+        const skip = rows[k + 1]?.kind === 'code' ? 1 : 0;
+        const n = rows[k + 1 + skip];
+        if (n && n.kind === 'text' && !used.has(k + 1 + skip)) { nameRow = n; used.add(k + 1 + skip); nameLines.push(n); }
       } else {
         // the first text line of the block since the previous item row (the description's first line)
         let j = k - 1;
-        while (j >= 0 && rows[j]!.kind === 'text' && !used.has(j)) j--;
+        while (j >= 0 && (rows[j]!.kind === 'text' || rows[j]!.kind === 'code') && !used.has(j)) j--;
         for (let m = j + 1; m < k; m++) { used.add(m); nameLines.unshift(rows[m]!); }
-        nameRow = rows.slice(j + 1, k).find((x) => x.letters >= 2 || lettersIn(x.line.text) >= 3);
+        nameRow = rows.slice(j + 1, k).find((x) => x.kind === 'text' && (x.letters >= 2 || lettersIn(x.line.text) >= 3));
       }
     }
     // no description around: the row's own short text is the name ("PPF P7 1.000 50 50.00")
@@ -491,7 +497,18 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
 
   const items: LineItem[] = found.map(({ row, nameRow, nameLines, reading }) => {
     const line = row.line;
-    const nm = nameRow.name ?? { text: nameRow.line.text.trim(), start: 0, end: nameRow.line.text.length };
+    let nm = nameRow.name ?? { text: nameRow.line.text.trim(), start: 0, end: nameRow.line.text.length };
+    if (nameRow === row && row.name) {
+      // numbers right after the name that the arithmetic did not use belong to it ("Exchange 2010 3,89 3,89")
+      const usedToks = new Set([reading.qtyTok, reading.unitTok, reading.totalTok].filter(Boolean));
+      let end = nm.end;
+      for (const n of row.nums) {
+        if (usedToks.has(n.tok) || n.tok.start < end) break;
+        if (!/^\d+$/.test(n.tok.text) || n.qtyMark || n.unit || !reading.confirmed) break;
+        end = n.tok.end;
+      }
+      if (end !== nm.end) nm = { text: line.text.slice(nm.start, end), start: nm.start, end };
+    }
     const nameText = cleanName(nm.text);
     const qty = reading.quantity ?? 1;
     const unit = reading.unitPrice ?? (qty ? Math.round((reading.total / qty) * 10000) / 10000 : reading.total);
