@@ -32,7 +32,8 @@ const SCRIPT = `
   const $ = (id) => document.getElementById(id);
   const keyInput = $('apikey'), fileInput = $('file'), drop = $('drop'), status = $('status');
   const canvas = $('preview'), table = $('fields'), note = $('note');
-  const COLORS = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#800000', '#000075', '#808000', '#469990'];
+  // one distinct hue per field (golden-angle steps), dark enough to read on paper
+  const COLORS = Array.from({ length: 24 }, (_, i) => 'hsl(' + Math.round((i * 137.508) % 360) + ', 85%, 42%)');
   const FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'merchantCity', 'merchantState',
     'merchantCountryCode', 'merchantPostalCode', 'merchantTypes', 'subtotalAmount', 'paidAmount', 'discountAmount', 'tipAmount',
     'roundingAmount', 'dueDate', 'paymentType', 'cardLast4', 'merchantPhoneNumber', 'merchantTaxId', 'merchantWebsite'];
@@ -174,6 +175,7 @@ export function uiPage(): UiPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>receiptkit</title>
+<link rel="icon" href="data:,">
 <style>${STYLE}</style>
 </head>
 <body>
