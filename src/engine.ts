@@ -1,8 +1,9 @@
 /**
  * The engine wires the stages: input -> pages -> ocr -> document -> fields -> response.
- * It owns the OCR worker pool (and, later, the store and enrichment data) and is reused across calls.
+ * It owns the OCR worker pool and the store (scan history, campaigns, usage; later the enrichment
+ * data) and is reused across calls.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { extractOptionsSchema, engineOptionsSchema, parseOrThrow } from './contract/options.js';
 import type { EngineOptions, EngineOptionsInput, ExtractOptions, ExtractOptionsInput } from './contract/options.js';
 import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
@@ -18,6 +19,23 @@ import type { Document } from './document/types.js';
 import { extractFields } from './fields/index.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
+import { readSource } from './input/source.js';
+import type {
+  DigitalDetection, TamperingDetection, UsageQuery, UsageSummary, ValidateOptions, ValidateOptionsInput,
+  ValidationResult, ValidationRules, ValidationRulesInput,
+} from './contract/validation.js';
+import { parseWithField, usageQuerySchema, validateOptionsSchema, validationRulesSchema } from './contract/validation.js';
+import { ReceiptStore } from './store/store.js';
+import type { EndpointKind } from './store/store.js';
+import { extractionKey, resultKey } from './store/keys.js';
+import { findSimilarReceipts } from './store/similar.js';
+import { perceptualHash } from './store/phash.js';
+import { evaluateRules } from './validate/rules.js';
+import type { SimilarMatch } from './validate/rules.js';
+import { fingerprintOf, subjectFromExtraction } from './validate/subject.js';
+import type { ValidationSubject } from './validate/subject.js';
+import { createCampaigns } from './campaigns/index.js';
+import type { Campaigns } from './campaigns/index.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
 export interface Extraction {
@@ -28,6 +46,10 @@ export interface Extraction {
   warnings: string[];
   elapsed: number;
   trackingId: string;
+  /** Tamper detector output, when a fraud stage produced one (validation's not-tampered check reads it). */
+  tamperingDetection?: TamperingDetection;
+  /** Digital-document detector output, when a fraud stage produced one (the not-digital check reads it). */
+  digitalDetection?: DigitalDetection;
 }
 
 export interface Engine {
@@ -37,20 +59,53 @@ export interface Engine {
   extract(input: InputSource, options?: ExtractOptionsInput): Promise<ExtractResult>;
   /** The pipeline without the response shaping: document, located fields, metadata. */
   analyze(input: InputSource, options?: ExtractOptionsInput): Promise<Extraction>;
+  /**
+   * Validates a receipt against an inline rule set (contract section 4). The rules and options are
+   * checked before anything is read; nothing is stored (the call is counted in `usage`).
+   */
+  validate(input: InputSource, rules: ValidationRulesInput, options?: ValidateOptionsInput): Promise<ValidationResult>;
+  /** Stored campaigns (contract section 5). */
+  readonly campaigns: Campaigns;
+  /** Calls per sub-account, UTC day and endpoint kind. */
+  usage(query?: UsageQuery): Promise<UsageSummary>;
   /** Calls accepted and not yet finished. */
   readonly pending: number;
   readonly closed: boolean;
-  /** Terminates the OCR workers; later calls reject with ENGINE_CLOSED. Idempotent. */
+  /** Terminates the OCR workers and closes the store; later calls reject with ENGINE_CLOSED. Idempotent. */
   close(): Promise<void>;
 }
+
+/** What a call knows before OCR: its refresh keys, the content hash and a stored answer, if any. */
+interface ScanStart {
+  kind: EndpointKind;
+  opts: ExtractOptions;
+  started: number;
+  resultKey: string;
+  extractionKey: string;
+  /** sha256 of the input bytes; absent with `refresh: true` (nothing is looked up). */
+  contentHash?: string;
+  /** A stored scan of the same bytes with the same result-affecting options (simple/verbose). */
+  stored?: { result: unknown; subject: ValidationSubject; perceptualHash: string | null };
+}
+
+const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
+const publicSimilar = (m: SimilarMatch[]) => m.map(({ basis: _b, ...r }) => r);
 
 class ReceiptEngine implements Engine {
   private readonly ocr: OcrPool;
   private inFlight = 0;
   private isClosed = false;
   private readonly idleWaiters: Array<() => void> = [];
+  private readonly store: ReceiptStore;
+  readonly campaigns: Campaigns;
 
   constructor(private readonly options: EngineOptions) {
+    // the store first: a bad storePath fails before any worker exists
+    this.store = new ReceiptStore(options.storePath);
+    this.campaigns = createCampaigns({
+      store: () => this.openStore(),
+      validate: (rules, input, opts, campaignId) => this.validateWith(rules, input, opts, campaignId),
+    });
     this.ocr = new OcrPool({ ...(options.workers ? { size: options.workers } : {}), ...(options.langPath ? { langPath: options.langPath } : {}) });
   }
 
@@ -59,16 +114,18 @@ class ReceiptEngine implements Engine {
 
   async extract(input: InputSource, options?: ExtractOptionsInput): Promise<any> {
     const opts = parseOrThrow(extractOptionsSchema, options, 'extract options');
+    const scan = await this.beginScan(input, opts, opts.verbose ? 'verbose' : 'simple');
+    if (scan.stored) return this.reuseScan(scan);
     // a simple result has no line items: skip that work
     const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false });
-    if (!opts.verbose) return buildSimple(x.fields);
-    return buildVerbose(x.document, x.fields, {
+    if (!opts.verbose) return this.keepScan(scan, x, buildSimple(x.fields));
+    return this.keepScan(scan, x, buildVerbose(x.document, x.fields, {
       targetRotation: x.targetRotation,
       pages: x.input.pageCount,
       elapsed: x.elapsed,
       trackingId: x.trackingId,
       warnings: x.warnings,
-    });
+    }));
   }
 
   async analyze(input: InputSource, options?: ExtractOptionsInput): Promise<Extraction> {
@@ -165,7 +222,143 @@ class ReceiptEngine implements Engine {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    await this.ocr.close();
+    try {
+      await this.ocr.close();
+    } finally {
+      this.store.close();
+    }
+  }
+
+  // ---- store, validation, campaigns, usage ----
+
+  private openStore(): ReceiptStore {
+    if (this.isClosed || !this.store.open) throw new ReceiptKitError('ENGINE_CLOSED', 'the engine is closed');
+    return this.store;
+  }
+
+  async validate(input: InputSource, rules: ValidationRulesInput, options?: ValidateOptionsInput): Promise<ValidationResult> {
+    // the rule set is checked before anything is read
+    const parsed = parseWithField(validationRulesSchema, rules, 'validation rules');
+    return this.validateWith(parsed, input, options, undefined);
+  }
+
+  async usage(query?: UsageQuery): Promise<UsageSummary> {
+    const q = parseWithField(usageQuerySchema, query, 'usage query');
+    return this.openStore().usage(q);
+  }
+
+  /** Inline (campaignId undefined) or campaign validation with a parsed rule set. */
+  private async validateWith(rules: ValidationRules, input: InputSource, options: ValidateOptionsInput | undefined, campaignId: string | undefined): Promise<ValidationResult> {
+    const vopts: ValidateOptions = parseWithField(validateOptionsSchema, options, 'validate options');
+    const opts: ExtractOptions = { ...vopts, verbose: false };
+    const kind: EndpointKind = campaignId !== undefined ? 'campaign-validation' : 'validation';
+    const scan = await this.beginScan(input, opts, kind);
+    // the same bytes read with the same extraction options before: re-run the rules without OCR
+    const reused = scan.contentHash && !opts.refresh ? this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
+    let subject: ValidationSubject;
+    let contentHash: string;
+    let x: Extraction | undefined;
+    if (reused) {
+      subject = reused.subject;
+      contentHash = scan.contentHash!;
+    } else {
+      x = await this.run(input, opts);
+      subject = subjectFromExtraction(x);
+      contentHash = x.input.sha256;
+    }
+    const trackingId = x?.trackingId ?? randomUUID();
+    const fingerprint = fingerprintOf(subject);
+    const store = this.openStore();
+    const similar = findSimilarReceipts(store, {
+      contentHash, fingerprint, perceptualHash: reused?.perceptualHash ?? null,
+      containerId: opts.containerId, referenceId: opts.referenceId, kinds: VALIDATION_KINDS,
+    });
+    const result = evaluateRules(subject, rules, {
+      trackingId, similar, ...(opts.containerId !== undefined ? { similarityScope: `in container ${JSON.stringify(opts.containerId)}` } : {}),
+    });
+    if (kind === 'campaign-validation' && !opts.incognito) {
+      const phash = x ? await perceptualHash(x.input) : reused?.perceptualHash ?? null;
+      this.openStore().recordScan({
+        ...this.scanMeta(scan, campaignId), trackingId, contentHash, perceptualHash: phash, fingerprint, subject, result,
+      });
+    } else {
+      store.countUsage(kind, opts.subAccountId);
+    }
+    return result;
+  }
+
+  /** Before OCR: refresh keys, and unless `refresh`, the content hash and any stored answer. */
+  private async beginScan(input: InputSource, opts: ExtractOptions, kind: EndpointKind): Promise<ScanStart> {
+    const store = this.openStore();
+    const keyOpts = {
+      extractTime: opts.extractTime,
+      extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
+      language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
+    };
+    const scan: ScanStart = { kind, opts, started: performance.now(), resultKey: resultKey(kind, keyOpts), extractionKey: extractionKey(keyOpts) };
+    if (opts.refresh) return scan;
+    let bytes: Buffer;
+    try {
+      bytes = (await readSource(input, this.options.limits?.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes)).bytes;
+    } catch (e) {
+      throw wrapUnexpected(e, 'UNREADABLE_FILE', 'the file could not be read');
+    }
+    scan.contentHash = createHash('sha256').update(bytes).digest('hex');
+    if (kind === 'simple' || kind === 'verbose') {
+      const stored = store.findResult(scan.contentHash, scan.resultKey);
+      if (stored) scan.stored = stored;
+    }
+    return scan;
+  }
+
+  private scanMeta(scan: ScanStart, campaignId?: string) {
+    const o = scan.opts;
+    return {
+      endpoint: scan.kind, resultKey: scan.resultKey, extractionKey: scan.extractionKey,
+      userId: o.userId, referenceId: o.referenceId, containerId: o.containerId, subAccountId: o.subAccountId, campaignId,
+    };
+  }
+
+  private similarFor(scan: ScanStart, contentHash: string, fingerprint: string | null, perceptual: string | null): SimilarMatch[] {
+    return findSimilarReceipts(this.openStore(), {
+      contentHash, fingerprint, perceptualHash: perceptual, containerId: scan.opts.containerId, referenceId: scan.opts.referenceId,
+    });
+  }
+
+  /** After a fresh extraction: similar receipts (verbose), then the scan stored unless incognito. */
+  private async keepScan<R extends ExtractResult>(scan: ScanStart, x: Extraction, result: R): Promise<R> {
+    const subject = subjectFromExtraction(x);
+    const fingerprint = fingerprintOf(subject);
+    if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(this.similarFor(scan, x.input.sha256, fingerprint, null));
+    if (scan.opts.incognito) {
+      this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
+      return result;
+    }
+    const phash = await perceptualHash(x.input);
+    this.openStore().recordScan({
+      ...this.scanMeta(scan), trackingId: x.trackingId, contentHash: x.input.sha256, perceptualHash: phash, fingerprint, subject, result,
+    });
+    return result;
+  }
+
+  /** The stored result for the same bytes and options: no OCR. A verbose one gets this call's trackingId, elapsed and similar receipts. */
+  private reuseScan(scan: ScanStart): ExtractResult {
+    const stored = scan.stored!;
+    const contentHash = scan.contentHash!;
+    const trackingId = randomUUID();
+    const fingerprint = fingerprintOf(stored.subject);
+    let result = stored.result as ExtractResult;
+    if (scan.kind === 'verbose') {
+      const similar = publicSimilar(this.similarFor(scan, contentHash, fingerprint, stored.perceptualHash));
+      result = { ...(result as VerboseResult), similarReceipts: similar, trackingId, elapsed: Math.max(1, Math.round(performance.now() - scan.started)) };
+    }
+    if (scan.opts.incognito) this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
+    else {
+      this.openStore().recordScan({
+        ...this.scanMeta(scan), trackingId, contentHash, perceptualHash: stored.perceptualHash, fingerprint, subject: stored.subject, result,
+      });
+    }
+    return result;
   }
 }
 

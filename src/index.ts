@@ -4,12 +4,14 @@
  *   import { extract, createEngine } from 'receiptkit';
  *   const simple = await extract('receipt.jpg');
  *   const verbose = await extract(buffer, { verbose: true });
+ *   const verdict = await validate('receipt.jpg', { date: { start: '2024-10-01', end: '2024-10-31' } });
  */
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
 import type { ExtractOptionsInput } from './contract/options.js';
 import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
 import type { InputSource } from './input/types.js';
+import type { ValidateOptionsInput, ValidationResult, ValidationRulesInput } from './contract/validation.js';
 
 export { createEngine } from './engine.js';
 export type { Engine, Extraction } from './engine.js';
@@ -19,6 +21,12 @@ export type { ExtractOptionsInput as ExtractOptions, EngineOptionsInput as Engin
 export type * from './contract/results.js';
 export type { InputSource } from './input/types.js';
 export type { Document, Line, Word, Page, Box, Polygon } from './document/types.js';
+export type {
+  ValidationRulesInput as ValidationRules, ValidateOptionsInput as ValidateOptions, ValidationResult, ValidationLineItem,
+  CheckName, SimilarReceipt, UsageQuery, UsageSummary, UsageDay, UsageCounts, TamperingDetection, DigitalDetection,
+} from './contract/validation.js';
+export { CHECK_NAMES, validationRulesSchema } from './contract/validation.js';
+export type { Campaigns, CampaignCreated, CampaignUpdated, CampaignDeleted } from './campaigns/index.js';
 
 let defaultEngine: Promise<Engine> | undefined;
 
@@ -39,6 +47,16 @@ export async function extract(input: InputSource, options?: ExtractOptionsInput)
   const engine = await getDefaultEngine();
   if (engine.closed) { defaultEngine = undefined; return extract(input, options); }
   return engine.extract(input, options);
+}
+
+/**
+ * Validates a receipt against an inline rule set with the default engine (in-memory store: nothing is
+ * written; the inline validation stores no scan either). A bad rule set is INVALID_OPTION before any OCR.
+ */
+export async function validate(input: InputSource, rules: ValidationRulesInput, options?: ValidateOptionsInput): Promise<ValidationResult> {
+  const engine = await getDefaultEngine();
+  if (engine.closed) { defaultEngine = undefined; return validate(input, rules, options); }
+  return engine.validate(input, rules, options);
 }
 
 /** Closes the default engine (optional: an idle default engine never keeps the process alive). */

@@ -117,6 +117,6 @@ describe('engine', () => {
   });
 
   it('times out with a TIMEOUT error', async () => {
-    await expect(engine.extract(path.join(FIX, 'receipt-en-simple.png'), { timeoutMs: 1 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(engine.extract(path.join(FIX, 'receipt-en-simple.png'), { timeoutMs: 1, refresh: true })).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 });

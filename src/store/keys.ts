@@ -1,0 +1,33 @@
+/**
+ * Refresh keys: which stored scan may answer a new call without OCR. The content hash is the sha256 of
+ * the file's bytes; these hashes cover the options that change what is returned.
+ */
+import { createHash } from 'node:crypto';
+import type { EndpointKind } from './store.js';
+
+/** Bump when a change to the pipeline should stop stored results from being reused. */
+export const CACHE_VERSION = 1;
+
+const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+
+export interface KeyOptions {
+  extractTime: boolean;
+  extractLineItems: boolean;
+  language?: string | undefined;
+  near?: string | undefined;
+  ignoreMerchantName?: string | undefined;
+  ipAddress?: string | undefined;
+}
+
+/** Options that change what the extraction reads (the fields, line items and lines validation uses). */
+export function extractionKey(o: KeyOptions): string {
+  return sha256({
+    v: CACHE_VERSION, extractTime: o.extractTime, lineItems: o.extractLineItems,
+    language: o.language ?? null, near: o.near ?? null, ignoreMerchantName: o.ignoreMerchantName ?? null,
+  });
+}
+
+/** Options that change the returned result of an endpoint kind. */
+export function resultKey(kind: EndpointKind, o: KeyOptions): string {
+  return sha256({ v: CACHE_VERSION, kind, extraction: extractionKey(o), ipAddress: kind === 'verbose' ? o.ipAddress ?? null : null });
+}

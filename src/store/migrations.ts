@@ -1,0 +1,58 @@
+/**
+ * The store's schema, as numbered migrations. `PRAGMA user_version` holds the number of migrations
+ * applied; opening a store applies the missing ones, each in its own immediate transaction (so two
+ * processes opening a new file at once migrate it once). Never edit a released migration: add one.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; sql: string }> = [
+  {
+    version: 1,
+    description: 'scans, campaigns, usage',
+    sql: `
+      CREATE TABLE scans (
+        id INTEGER PRIMARY KEY,
+        tracking_id TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        endpoint TEXT NOT NULL CHECK (endpoint IN ('simple', 'verbose', 'validation', 'campaign-validation')),
+        content_hash TEXT NOT NULL,
+        result_key TEXT NOT NULL,
+        extraction_key TEXT NOT NULL,
+        perceptual_hash TEXT,
+        fingerprint TEXT,
+        fp_merchant TEXT,
+        fp_date TEXT,
+        fp_total REAL,
+        fp_receipt_number TEXT,
+        result_json TEXT NOT NULL,
+        subject_json TEXT NOT NULL,
+        user_id TEXT,
+        reference_id TEXT,
+        container_id TEXT,
+        sub_account_id TEXT,
+        campaign_id TEXT
+      );
+      CREATE INDEX scans_result ON scans (content_hash, result_key);
+      CREATE INDEX scans_extraction ON scans (content_hash, extraction_key);
+      CREATE INDEX scans_fingerprint ON scans (fingerprint) WHERE fingerprint IS NOT NULL;
+      CREATE INDEX scans_container ON scans (container_id);
+      CREATE INDEX scans_campaign ON scans (campaign_id) WHERE campaign_id IS NOT NULL;
+
+      CREATE TABLE campaigns (
+        id TEXT PRIMARY KEY,
+        settings_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      -- aggregate counters: calls that returned a result, per sub-account ('' for none), UTC day and endpoint kind
+      CREATE TABLE usage (
+        sub_account_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (sub_account_id, day, endpoint)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
