@@ -194,14 +194,19 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const sq = squash(value);
     const core = squash(u.replace(SUFFIX_AT_END, ''));
     const firstWord = squash(value.split(/\s+/)[0] ?? '');
-    if (domains.some((d) => (core.length >= 3 && (d.toUpperCase() === core || d.toUpperCase().startsWith(core) || core.startsWith(d.toUpperCase()))) || (firstWord.length >= 3 && d.toUpperCase().startsWith(firstWord)))) {
+    const coreMatch = core.length >= 3 && domains.some((d) => d.toUpperCase() === core || d.toUpperCase().startsWith(core) || core.startsWith(d.toUpperCase()));
+    const wordMatch = firstWord.length >= 3 && domains.some((d) => d.toUpperCase().startsWith(firstWord));
+    if (coreMatch || wordMatch) {
       score += 2.5; terms.push({ name: 'domain-match', weight: 1.2 });
     }
+    // "OYO 4189 Resort Nanganallur, 31/12/2017": the brand of the domain, then a branch number and table content
+    let named = value;
+    if (!coreMatch && wordMatch && /^\S+\s+\d/.test(value)) named = value.split(/\s+/)[0]!;
     if (sq.length >= 4) {
       const again = allSquashed.filter((t, k) => k !== seg.line.index && t.includes(sq)).length;
       if (again) { score += Math.min(2, again); terms.push({ name: `repeated:${again + 1}`, weight: 0.8 }); }
     }
-    cands.push({ seg, lineOrder: order, value, score, terms });
+    cands.push({ seg, lineOrder: order, value: named, score, terms });
   };
   let order = 0;
   for (let i = 0; i < headerLines; i++) {
