@@ -409,8 +409,12 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
   let before = 0, after = 0;
   rows.forEach((r, k) => {
     if (r.kind !== 'nums') return;
-    if (rows[k - 1]?.kind === 'text') before++;
-    if (rows[k + 1]?.kind === 'text') after++;
+    // code lines ("BB21-41-61 - 12/72") sit between a description and its numbers either way
+    let p = k - 1, n = k + 1;
+    while (rows[p]?.kind === 'code') p--;
+    while (rows[n]?.kind === 'code') n++;
+    if (rows[p]?.kind === 'text') before++;
+    if (rows[n]?.kind === 'text') after++;
   });
   const firstRow = rows.find((r) => r.kind === 'nums' || r.kind === 'item' || r.kind === 'text');
   const descAfter = after > before || (after === before && after > 0 && firstRow?.kind === 'nums');
@@ -476,21 +480,37 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
   let itemsSum = sumOf();
   let match = targets.find((t) => near(itemsSum, t.value, tol));
   if (!match && found.length) {
-    // one item whose amount is unconfirmed: try its other readings, then the remainder
+    // one item whose amount is unconfirmed: first a reading its row supports (another reading of the
+    // amount, a printed unit price, quantity x unit price), then, for an unreadable amount, the remainder
     const open = found.filter((x) => !x.reading.confirmed);
-    for (const t of targets) {
-      if (open.length !== 1) break;
+    if (open.length === 1) {
       const x = open[0]!;
       const rest = itemsSum - x.reading.total;
-      const need = Math.round((t.value - rest) * 100) / 100;
+      const nums = [...x.row.lead, ...x.row.nums].filter((n) => !n.percent);
       const lastNum = x.row.nums[x.row.nums.length - 1];
-      const printedAlt = [...x.row.nums, ...x.row.lead].some((n) => n.readings.some((v) => near(v, need, tol) || (x.reading.quantity !== undefined && near(v * x.reading.quantity, need, tol))));
       const garbled = !!lastNum && !lastNum.money;
-      if (need > 0 && (printedAlt || garbled)) {
-        x.reading = { ...x.reading, total: need, confirmed: false };
-        itemsSum = sumOf();
-        match = t;
-        break;
+      outer: for (const phase of [0, 1]) {
+        for (const t of targets) {
+          const need = Math.round((t.value - rest) * 100) / 100;
+          if (need <= 0) continue;
+          let fix: Partial<Reading> | undefined;
+          if (phase === 0) {
+            if (nums.some((n) => n.readings.some((v) => near(v, need, tol)))) fix = {};
+            else {
+              for (const q of nums) {
+                if (!Number.isInteger(q.value) || q.value <= 0 || q.value > 99 || q.bare) continue;
+                const u = nums.find((o) => o !== q && o.readings.some((v) => near(v * q.value, need, tol)));
+                if (u) { fix = { quantity: q.value, unitPrice: u.readings.find((v) => near(v * q.value, need, tol))!, qtyTok: q.tok, unitTok: u.tok }; break; }
+              }
+            }
+          } else if (garbled) fix = {};
+          if (fix) {
+            x.reading = { ...x.reading, ...fix, total: need, confirmed: false };
+            itemsSum = sumOf();
+            match = t;
+            break outer;
+          }
+        }
       }
     }
   }
@@ -540,7 +560,7 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
 }
 
 function cleanName(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^[\s|{}[\]~_.,:;'"`°»«*§#-]+/, '').replace(/[\s|{}~_,:;'"`°»«*§#=-]+$/, '').trim() || s.trim();
+  return s.replace(/\s+/g, ' ').replace(/\s\*\s?[A-Z§$]{0,2}$/, '').replace(/^[\s|{}[\]~_.,:;'"`°»«*§#-]+/, '').replace(/[\s|{}~_,:;'"`°»«*§#=-]+$/, '').trim() || s.trim();
 }
 
 /** Tax summary rows (type, rate, net, tax, gross), from the tables the money finder found. */
