@@ -33,9 +33,18 @@ describe('server: keys, routes and errors', () => {
   });
   afterAll(async () => { await s?.server.close(); });
 
-  it('routes the extraction paths of contract section 6', () => {
+  it('routes every path of contract section 6 except enrichment', () => {
     const paths = ROUTES.map((r) => `${r.method} ${r.path}`);
     for (const shape of ['simple', 'verbose']) for (const kind of ['file', 'url', 'encoded']) expect(paths).toContain(`POST /api/receipt/v1/${shape}/${kind}`);
+    for (const p of [
+      'POST /api/validation/v1/receipt-validation/file', 'POST /api/validation/v1/receipt-validation/url',
+      'POST /api/validation/v1/campaign/settings/create/camp-1', 'GET /api/validation/v1/campaign/settings/list',
+      'GET /api/validation/v1/campaign/settings/camp-1', 'PUT /api/validation/v1/campaign/settings/update/camp-1',
+      'DELETE /api/validation/v1/campaign/settings/delete/camp-1',
+      'POST /api/validation/v1/campaign/receipt-validation/file', 'POST /api/validation/v1/campaign/receipt-validation/url',
+    ]) expect(paths).toContain(p);
+    expect(paths).toHaveLength(15);
+    expect(paths.filter((p) => p.includes('/api/account/'))).toEqual([]); // enrichment: issue 6
   });
 
   it('401 with the exact body on every API route without a key', async () => {

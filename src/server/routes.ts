@@ -5,13 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine.js';
 import { extractOptionsSchema, parseOrThrow } from '../contract/options.js';
+import { parseWithField, validateOptionsSchema, validationRulesSchema } from '../contract/validation.js';
+import type { ValidationRulesInput } from '../contract/validation.js';
 import { fetchUrl } from '../input/url.js';
 import type { FetchUrlOptions } from '../input/url.js';
 import { ReceiptKitError } from '../errors.js';
 import type { Account, ServerConfig } from './config.js';
 import { badParameter, readJsonObject, sendJson } from './http.js';
 import { readMultipart } from './multipart.js';
-import { optionsFrom, optionalString, requiredString } from './params.js';
+import { campaignIdFrom, optionsFrom, optionalString, requiredString, ruleSetFrom } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -135,9 +137,169 @@ function extractionRoutes(): Route[] {
   return routes;
 }
 
+// ------------------------------------------------------------------------------------ validation
+
+const VALIDATE_ERRORS = [400, 413, 415, 422, 503, 504];
+
+/** Inline validation is a per-account feature. */
+function requireInlineValidation(ctx: RouteContext): void {
+  if (!ctx.account.inlineValidation) {
+    throw new ReceiptKitError('FEATURE_DISABLED', 'inline validation is not enabled for this account; use a campaign (/api/validation/v1/campaign/...) or ask the server operator to enable inlineValidation for the account');
+  }
+}
+
+/** Validation options (extraction options without verbose), checked before any work. */
+function checkedValidateOptions(options: Record<string, unknown>): Record<string, unknown> {
+  parseWithField(validateOptionsSchema, options, 'parameters');
+  return options;
+}
+
+function checkedRules(rules: unknown): ValidationRulesInput {
+  parseWithField(validationRulesSchema, rules, 'validation');
+  return rules as ValidationRulesInput;
+}
+
+/** What a validation endpoint receives: the file's bytes with their hints, the rest of its parameters. */
+interface Received { bytes: Buffer; contentType?: string; filename?: string; params: Record<string, unknown>; source: 'multipart' | 'json' }
+
+async function receiveFile(ctx: RouteContext): Promise<Received> {
+  const { maxFileBytes, maxFields, maxFieldBytes } = ctx.config.limits;
+  const form = await readMultipart(ctx.req, { maxFileBytes, maxFields, maxFieldBytes });
+  if (!form.file) throw badParameter('file', 'a file is required (a multipart part named "file")');
+  return {
+    bytes: form.file.bytes, params: form.fields, source: 'multipart',
+    ...(form.file.contentType ? { contentType: form.file.contentType } : {}),
+    ...(form.file.filename ? { filename: form.file.filename } : {}),
+  };
+}
+
+/** Reads a URL endpoint's JSON body; `check` runs on the body before the URL is fetched. */
+async function receiveUrl(ctx: RouteContext, check: (body: Record<string, unknown>) => Promise<void> | void): Promise<Received> {
+  const body = await readJsonObject(ctx.req, ctx.config.limits.maxJsonBytes);
+  const url = requiredString(body, 'url');
+  await check(body);
+  const fetched = await fetchUrl(url, { ...ctx.fetchOptions, headers: body.headers as Record<string, string>, signal: ctx.signal });
+  return {
+    bytes: fetched.bytes, params: body, source: 'json',
+    ...(fetched.contentType ? { contentType: fetched.contentType.slice(0, 200) } : {}),
+    ...(fetched.filename ? { filename: fetched.filename } : {}),
+  };
+}
+
+const hints = (r: Received) => ({ ...(r.contentType ? { contentType: r.contentType } : {}), ...(r.filename ? { filename: r.filename } : {}) });
+
+async function validateInline(ctx: RouteContext, kind: 'file' | 'url'): Promise<void> {
+  requireInlineValidation(ctx);
+  const control = ['validation', 'url', 'headers'];
+  let rules: ValidationRulesInput | undefined;
+  let options: Record<string, unknown> = {};
+  const prepare = (params: Record<string, unknown>, source: 'multipart' | 'json') => {
+    rules = checkedRules(ruleSetFrom(params, source));
+    options = checkedValidateOptions(optionsFrom(params, source, control));
+  };
+  const received = kind === 'file' ? await receiveFile(ctx) : await receiveUrl(ctx, (body) => prepare(body, 'json'));
+  if (kind === 'file') prepare(received.params, 'multipart');
+  const result = await ctx.work(() => ctx.engine.validate(received.bytes, rules!, { ...options, ...hints(received) }));
+  sendJson(ctx.res, 200, result);
+}
+
+async function validateCampaign(ctx: RouteContext, kind: 'file' | 'url'): Promise<void> {
+  const control = ['campaignId', 'url', 'headers'];
+  let campaignId = '';
+  let options: Record<string, unknown> = {};
+  const prepare = async (params: Record<string, unknown>, source: 'multipart' | 'json') => {
+    campaignId = campaignIdFrom(params.campaignId, 'in the body');
+    options = checkedValidateOptions(optionsFrom(params, source, control));
+    await ctx.engine.campaigns.get(campaignId); // 404 before any OCR or fetch
+  };
+  const received = kind === 'file' ? await receiveFile(ctx) : await receiveUrl(ctx, (body) => prepare(body, 'json'));
+  if (kind === 'file') await prepare(received.params, 'multipart');
+  const result = await ctx.work(() => ctx.engine.campaigns.validate(campaignId, received.bytes, { ...options, ...hints(received) }));
+  sendJson(ctx.res, 200, result);
+}
+
+function validationRoutes(): Route[] {
+  const inline = 'Needs inline validation enabled on the account (403 otherwise). Nothing is stored.';
+  const campaign = 'Validates against the stored settings of `campaignId` and stores the scan for the campaign\'s duplicate checks (unless `incognito`).';
+  return [
+    {
+      method: 'POST', path: '/api/validation/v1/receipt-validation/file', auth: true, queued: true,
+      doc: { summary: 'Validate an uploaded receipt against an inline rule set', description: `${inline} \`validation\` is a JSON string.`, tags: ['validation'], body: 'validate-file', response: 'ValidationResult', errors: VALIDATE_ERRORS },
+      handle: (ctx) => validateInline(ctx, 'file'),
+    },
+    {
+      method: 'POST', path: '/api/validation/v1/receipt-validation/url', auth: true, queued: true,
+      doc: { summary: 'Validate a receipt at an https URL against an inline rule set', description: `${inline} \`validation\` is an object.`, tags: ['validation'], body: 'validate-url', response: 'ValidationResult', errors: VALIDATE_ERRORS },
+      handle: (ctx) => validateInline(ctx, 'url'),
+    },
+    {
+      method: 'POST', path: '/api/validation/v1/campaign/receipt-validation/file', auth: true, queued: true,
+      doc: { summary: 'Validate an uploaded receipt against a campaign', description: campaign, tags: ['campaign'], body: 'campaign-file', response: 'ValidationResult', errors: [...VALIDATE_ERRORS, 404] },
+      handle: (ctx) => validateCampaign(ctx, 'file'),
+    },
+    {
+      method: 'POST', path: '/api/validation/v1/campaign/receipt-validation/url', auth: true, queued: true,
+      doc: { summary: 'Validate a receipt at an https URL against a campaign', description: campaign, tags: ['campaign'], body: 'campaign-url', response: 'ValidationResult', errors: [...VALIDATE_ERRORS, 404] },
+      handle: (ctx) => validateCampaign(ctx, 'url'),
+    },
+  ];
+}
+
+// ------------------------------------------------------------------------------------ campaigns
+
+async function campaignSettingsBody(ctx: RouteContext): Promise<Record<string, unknown>> {
+  return readJsonObject(ctx.req, ctx.config.limits.maxJsonBytes);
+}
+
+function campaignRoutes(): Route[] {
+  const tags = ['campaign'];
+  const pathId = (ctx: RouteContext) => campaignIdFrom(ctx.params[0], 'in the path');
+  return [
+    {
+      method: 'POST', path: '/api/validation/v1/campaign/settings/create/{campaignId}', auth: true, queued: false,
+      doc: { summary: 'Create campaign settings', description: 'The body is the rule set. 409 when the campaign exists.', tags, body: 'campaign-settings', response: 'CampaignResult', status: 201, errors: [400, 409, 413, 415] },
+      handle: async (ctx) => {
+        const id = pathId(ctx);
+        const settings = await campaignSettingsBody(ctx);
+        const result = await ctx.engine.campaigns.create(id, settings as ValidationRulesInput);
+        sendJson(ctx.res, result.statusCode, result);
+      },
+    },
+    {
+      method: 'GET', path: '/api/validation/v1/campaign/settings/list', auth: true, queued: false,
+      doc: { summary: 'List campaign ids', tags, response: 'CampaignList', errors: [] },
+      handle: async (ctx) => { sendJson(ctx.res, 200, await ctx.engine.campaigns.list()); },
+    },
+    {
+      method: 'GET', path: '/api/validation/v1/campaign/settings/{campaignId}', auth: true, queued: false,
+      doc: { summary: 'Get campaign settings', tags, response: 'RuleSet', errors: [400, 404] },
+      handle: async (ctx) => { sendJson(ctx.res, 200, await ctx.engine.campaigns.get(pathId(ctx))); },
+    },
+    {
+      method: 'PUT', path: '/api/validation/v1/campaign/settings/update/{campaignId}', auth: true, queued: false,
+      doc: { summary: 'Replace campaign settings', description: 'The body is the whole new rule set.', tags, body: 'campaign-settings', response: 'CampaignResult', errors: [400, 404, 413, 415] },
+      handle: async (ctx) => {
+        const id = pathId(ctx);
+        const settings = await campaignSettingsBody(ctx);
+        const result = await ctx.engine.campaigns.update(id, settings as ValidationRulesInput);
+        sendJson(ctx.res, result.statusCode, result);
+      },
+    },
+    {
+      method: 'DELETE', path: '/api/validation/v1/campaign/settings/delete/{campaignId}', auth: true, queued: false,
+      doc: { summary: 'Delete campaign settings', description: 'Scans stored for the campaign stay for similarity checks.', tags, response: 'CampaignResult', errors: [400, 404] },
+      handle: async (ctx) => {
+        const result = await ctx.engine.campaigns.delete(pathId(ctx));
+        sendJson(ctx.res, result.statusCode, result);
+      },
+    },
+  ];
+}
+
 /** Every route of the server's API (the public pages are served by the server itself). */
 export function apiRoutes(): Route[] {
-  return [...extractionRoutes()];
+  // order matters where templates overlap: settings/list before settings/{campaignId}
+  return [...extractionRoutes(), ...validationRoutes(), ...campaignRoutes()];
 }
 
 /** A route matcher built from the path templates. */
