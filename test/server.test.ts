@@ -68,6 +68,22 @@ describe('server: keys, routes and errors', () => {
     expect(res.status).toBe(403);
   });
 
+  it('answers 401 at once to an upload without a key, without waiting for its body', async () => {
+    const sock = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    let text = '';
+    sock.on('data', (d) => { text += d; });
+    const closed = new Promise((r) => sock.once('close', r));
+    sock.write(`POST /api/receipt/v1/simple/file HTTP/1.1\r\nHost: x\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: 50000000\r\n\r\n`);
+    sock.write(Buffer.alloc(1000));
+    await waitFor(() => text.includes('No API key found'), 5_000);
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text.toLowerCase()).toContain('connection: close');
+    sock.on('error', () => undefined);
+    sock.end();
+    await closed;
+  });
+
   it('404 for an unknown path (after the key check), 405 for a wrong method', async () => {
     let res = await raw(`${s.url}/api/receipt/v2/simple/file`, { method: 'POST', headers: { apikey: KEY_A } });
     expect(res.status).toBe(404);

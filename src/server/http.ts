@@ -7,11 +7,15 @@ import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 
 /** An HTTP error that is not one of the library's codes (405, 429, 503 from the server's own gates). */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}, readonly body?: unknown) {
     super(message);
     this.name = 'HttpError';
   }
 }
+
+/** The contract's exact bodies for a missing (401) and an unknown (403) API key. */
+export const noKey = () => new HttpError(401, 'No API key found in request', {}, { message: 'No API key found in request' });
+export const badKey = () => new HttpError(403, 'Invalid authentication credentials', {}, { message: 'Invalid authentication credentials' });
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) { res.end(); return; }
@@ -37,7 +41,7 @@ export interface ErrorReply { status: number; body: unknown; headers: Record<str
  * 500 without details (they are logged, not sent).
  */
 export function errorReply(e: unknown, retryAfterSeconds: () => number): ErrorReply {
-  if (e instanceof HttpError) return { status: e.status, body: errorBody(e.status, e.message), headers: e.headers };
+  if (e instanceof HttpError) return { status: e.status, body: e.body ?? errorBody(e.status, e.message), headers: { ...e.headers } };
   if (isReceiptKitError(e)) {
     const headers: Record<string, string> = {};
     if (e.status === 503) headers['retry-after'] = String(retryAfterSeconds());

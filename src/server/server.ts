@@ -18,7 +18,7 @@ import type { FetchUrlOptions } from '../input/url.js';
 import { ReceiptKitError } from '../errors.js';
 import { accountsOf, defaultConcurrency, hashKey, parseServerConfig } from './config.js';
 import type { Account, ServerConfig, ServerConfigInput } from './config.js';
-import { HttpError, drain, errorBody, errorReply, sendJson } from './http.js';
+import { HttpError, badKey, drain, errorBody, errorReply, noKey, sendJson } from './http.js';
 import { RateLimiter, WorkQueue } from './limits.js';
 import { apiRoutes, matcher } from './routes.js';
 import type { Route, RouteContext } from './routes.js';
@@ -143,10 +143,10 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
     // API key first: an unknown caller learns nothing about the routes
     const raw = req.headers.apikey;
     const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key) { sendJson(res, 401, { message: 'No API key found in request' }); return; }
+    if (!key) throw noKey();
     const keyHash = hashKey(key);
     const account = byKeyHash.get(keyHash);
-    if (!account) { sendJson(res, 403, { message: 'Invalid authentication credentials' }); return; }
+    if (!account) throw badKey();
     state.account = account.id;
 
     const found = match(method, pathname);
