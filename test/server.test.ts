@@ -382,6 +382,20 @@ describe('server: rate limit and queue', () => {
   });
 });
 
+describe('server: time limit', () => {
+  it('504 past requestTimeoutMs', async () => {
+    const s = await start({ requestTimeoutMs: 5 });
+    try {
+      const res = await postForm(`${s.url}/api/receipt/v1/simple/file`, KEY_A, [{ name: 'file', file: PNG }]);
+      expect(res.status).toBe(504);
+      expect(res.json).toEqual(errorShape(504, 'Gateway Timeout'));
+      expect(res.json.message).toMatch(/longer than 5 ms/);
+    } finally {
+      await s.server.close();
+    }
+  });
+});
+
 describe('server: lifecycle', () => {
   it('graceful shutdown: the request in flight finishes, new connections are refused', async () => {
     const s = await start();

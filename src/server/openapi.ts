@@ -162,13 +162,13 @@ function schemas(): Json {
       },
     },
     RuleSet: {
-      type: 'object', description: 'validation rules (contract section 4); every section optional',
+      type: 'object', additionalProperties: false, description: 'validation rules (contract section 4); every section optional, unknown fields are refused (400 naming them)',
       properties: {
         date: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
         merchantNames: { type: 'object', properties: { skip: { type: 'boolean' }, allowList: { type: 'array', items: { type: 'string' } }, blockList: { type: 'array', items: { type: 'string' } }, list: { type: 'array', items: { type: 'string' }, description: 'legacy allow list' }, returnFromTheList: { type: 'boolean' } } },
         productLineItems: { type: 'object', properties: { skip: { type: 'boolean' }, names: { type: 'array', items: { type: 'string' } }, quantity: ref('Range'), totalPrice: ref('Range') } },
-        productCodes: { type: 'object', properties: { skip: { type: 'boolean' }, list: { type: 'array', items: { type: 'string' } }, description: { type: 'string' } } },
-        balanceOwing: { type: 'object', required: ['max'], properties: { skip: { type: 'boolean' }, max: { type: 'number' } } },
+        productCodes: { type: 'object', description: '`list` (at least one code) is required unless `skip` is true', properties: { skip: { type: 'boolean' }, list: { type: 'array', items: { type: 'string' } }, description: { type: 'string' } } },
+        balanceOwing: { type: 'object', description: '`max` is required unless `skip` is true', properties: { skip: { type: 'boolean' }, max: { type: 'number', minimum: 0 } } },
         fraudDetection: { type: 'object', properties: { allowSimilarityCheck: { type: 'boolean' }, allowTamperDetection: { type: 'boolean' }, allowDigitalDetection: { type: 'boolean' } } },
         additionalExtractionFields: { type: 'array', items: { type: 'string', enum: ['modelNumber'] } },
       },
