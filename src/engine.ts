@@ -17,6 +17,7 @@ import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
 import type { Document } from './document/types.js';
 import { extractFields } from './fields/index.js';
+import { REREAD_HEIGHTS, secondLookDate } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import { readSource } from './input/source.js';
@@ -197,12 +198,25 @@ class ReceiptEngine implements Engine {
       }
     }
     const document = buildDocument(pages);
-    const fields = extractFields(document, {
+    const fieldContext = {
       extractTime: opts.extractTime,
       extractLineItems: opts.extractLineItems,
       ...(opts.language ? { language: opts.language } : {}),
       ...(opts.near ? { near: opts.near } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
+    };
+    let fields = extractFields(document, fieldContext);
+    // an uncertain date is read again from the image (see fields/second-look.ts)
+    fields = await secondLookDate(document, fields, fieldContext, async (line) => {
+      const page = input.pages[line.page];
+      const docPage = document.pages[line.page];
+      if (!page || page.kind !== 'raster' || !docPage || signal.aborted) return [];
+      try {
+        return await this.ocr.rereadLine(page, docPage.rotation, line.box, REREAD_HEIGHTS, { languages: langs.codes, signal });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        return []; // a failed second look leaves the first reading
+      }
     });
     warnings.push(...fields.warnings);
     return {

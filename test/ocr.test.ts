@@ -191,6 +191,23 @@ describe('OcrPool', () => {
     expect(pool.pending).toBe(0);
   });
 
+  it('reads one line again at several text heights, boxes in the upright frame (also on a turned page)', async () => {
+    for (const turn of [0, 90] as const) {
+      const page = await rasterPage(png, turn);
+      const r = await pool.recognize(page);
+      const line = r.page.lines.find((l) => l.text.startsWith('TOTAL'))!;
+      const reads = await pool.rereadLine(page, r.rotation, line.box, [36, 48, 64]);
+      expect(reads).toHaveLength(3);
+      for (const words of reads) {
+        expect(words.map((w) => w.text).join(' ')).toBe('TOTAL 12.34');
+        expectNear(words[1]!.box, drawnBox('TOTAL 12.34', '12.34'));
+      }
+    }
+    // a line too small to read again gives nothing
+    expect(await pool.rereadLine(await rasterPage(png), 0, { x0: 10, y0: 10, x1: 50, y1: 12 }, [48])).toEqual([]);
+    expect(pool.pending).toBe(0);
+  });
+
   for (const turn of [90, 180] as const) {
     it(`finds a page turned ${turn}° and maps boxes back to the original pixels`, async () => {
       const r = await pool.recognize(await rasterPage(png, turn));

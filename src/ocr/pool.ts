@@ -21,6 +21,7 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { createWorker, OEM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { ReceiptKitError } from '../errors.js';
@@ -114,6 +115,11 @@ const BAND_FRACTION = 0.2;
 function recognizeParams(psm: number): Record<string, string> {
   return { tessedit_pageseg_mode: String(psm), debug_file: '/dev/null' };
 }
+
+/** Second-look reads: the page at up to this long side (full resolution for receipts and A4 scans at 300 dpi). */
+const REREAD_MAX_LONG_SIDE = 4000;
+/** ... and a scaled line at most this wide. */
+const REREAD_MAX_WIDTH = 5000;
 
 /** Init-time config: silences tesseract's diagnostics (they would go to stderr). */
 const INIT_CONFIG = { debug_file: '/dev/null' } as const;
@@ -292,6 +298,56 @@ export class OcrPool {
     }
   }
 
+  /**
+   * Reads one text line of a page again, from the image at full resolution, scaled so that the line is
+   * each of `heights` pixels tall, in single-line mode: independent second opinions on a field's text.
+   * `box` is in the upright frame of the page at original resolution (as Document boxes are). Returns one
+   * word list per height (boxes mapped back to that frame); lines too small or too long are skipped.
+   */
+  async rereadLine(page: RasterPage, rotation: Rotation, box: Box, heights: readonly number[], opts: { languages?: string[]; signal?: AbortSignal } = {}): Promise<Array<Array<{ text: string; confidence: number; box: Box }>>> {
+    if (this.closed) throw closedError();
+    if (opts.signal?.aborted) throw abortError();
+    this.inFlight++;
+    try {
+      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
+      const work = await loadWorkingImage(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 });
+      const upright = rotateGray(work, rotation);
+      const s = work.scale;
+      const lineH = (box.y1 - box.y0) * s;
+      if (!(lineH >= 6)) return [];
+      const margin = lineH * 0.35;
+      const left = Math.max(0, Math.round(box.x0 * s - margin)), top = Math.max(0, Math.round(box.y0 * s - margin));
+      const crop = cropGray(upright, left, top, (box.x1 - box.x0) * s + 2 * margin, lineH + 2 * margin);
+      const slot = await this.acquire(langs.codes, opts.signal);
+      const out: Array<Array<{ text: string; confidence: number; box: Box }>> = [];
+      try {
+        await this.useLanguages(slot, langs.codes, opts.signal);
+        for (const target of heights) {
+          const k = target / lineH;
+          const width = Math.round(crop.width * k), height = Math.round(crop.height * k);
+          if (width < 8 || height < 8 || width > REREAD_MAX_WIDTH) continue;
+          const { data, info } = await sharp(crop.gray, { raw: { width: crop.width, height: crop.height, channels: 1 } })
+            .resize({ width, height, fit: 'fill', kernel: k > 1 ? 'cubic' : 'lanczos3' })
+            .normalise()
+            .raw()
+            .toBuffer({ resolveWithObject: true });
+          const img: GrayImage = { gray: info.channels === 1 ? data : Buffer.from(data.filter((_, i) => i % info.channels === 0)), width: info.width, height: info.height };
+          const words = (await this.ocr(slot, img, opts.signal, 7)).flat();
+          out.push(words.map((w) => ({
+            text: w.text, confidence: w.confidence,
+            box: { x0: (left + w.bbox.x0 / k) / s, y0: (top + w.bbox.y0 / k) / s, x1: (left + w.bbox.x1 / k) / s, y1: (top + w.bbox.y1 / k) / s },
+          })));
+        }
+      } finally {
+        if (slot.failed) this.discard(slot);
+        this.release(slot);
+      }
+      return out;
+    } finally {
+      this.inFlight--;
+    }
+  }
+
   /** Terminates every worker; waiting and running calls reject with ENGINE_CLOSED. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -321,9 +377,9 @@ export class OcrPool {
     return (await this.ocr(slot, crop, signal)).flat();
   }
 
-  private async ocr(slot: Slot, img: GrayImage, signal?: AbortSignal): Promise<TessWord[][]> {
+  private async ocr(slot: Slot, img: GrayImage, signal?: AbortSignal, psm = this.psm): Promise<TessWord[][]> {
     const result = await this.call(slot, signal, () =>
-      slot.worker.recognize(encodePgm(img), recognizeParams(this.psm) as never, { blocks: true, text: false }));
+      slot.worker.recognize(encodePgm(img), recognizeParams(psm) as never, { blocks: true, text: false }));
     const blocks = (result.data as unknown as { blocks: TessBlock[] | null }).blocks ?? [];
     const lines: TessWord[][] = [];
     for (const b of blocks) for (const p of b.paragraphs) for (const l of p.lines) {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { secondLookDate, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
+import { documentFromText } from '../../src/document/geometry.js';
+import type { Line } from '../../src/document/types.js';
+
+const NOW = new Date('2024-06-01T00:00:00Z');
+const ctx = { extractTime: false, now: NOW };
+// a date without a label and a short year: found, but not with high confidence
+const doc = documentFromText(['CORNER SHOP', '12-01-19 21:13 SH01 T4', 'TOTAL 10.00', 'CASH 10.00'].join('\n'));
+const words = (text: string, line: Line) => text.split(' ').map((t, i) => ({ text: t, confidence: 0.9, box: { ...line.box, x0: line.box.x0 + i * 50, x1: line.box.x0 + i * 50 + 40 } }));
+const reader = (texts: string[]) => async (line: Line) => texts.map((t) => words(t, line));
+
+describe('second look at the date', () => {
+  const first = extractFields(doc, ctx);
+  it('starts from an uncertain date', () => {
+    expect(first.date?.value.slice(0, 10)).toBe('2019-01-12');
+    expect(first.date!.confidence).toBeLessThan(SECOND_LOOK_BELOW);
+  });
+
+  it('raises the confidence when every re-reading agrees', async () => {
+    const f = await secondLookDate(doc, first, ctx, reader(REREAD_HEIGHTS.map(() => '12-01-19 21:13 SH01 T4')));
+    expect(f.date?.value).toBe(first.date!.value);
+    expect(f.date!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('takes the date every re-reading agrees on instead of a misread one', async () => {
+    const f = await secondLookDate(doc, first, ctx, reader(REREAD_HEIGHTS.map(() => '18-01-19 21:13 SH01 T4')));
+    expect(f.date?.value.slice(0, 10)).toBe('2019-01-18');
+    expect(f.date!.confidence).toBeLessThanOrEqual(0.8);
+  });
+
+  it('changes nothing when the re-readings disagree or are missing', async () => {
+    const mixed = await secondLookDate(doc, first, ctx, reader(['18-01-19 21:13', '12-01-19 21:13', '13-01-19 21:13']));
+    expect(mixed.date).toEqual(first.date);
+    const none = await secondLookDate(doc, first, ctx, async () => []);
+    expect(none.date).toEqual(first.date);
+  });
+
+  it('does not look again at a certain date', async () => {
+    let calls = 0;
+    const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
+    await secondLookDate(doc, sure, ctx, async () => { calls++; return []; });
+    expect(calls).toBe(0);
+  });
+
+  it('withLine replaces one line and the text', () => {
+    const d = withLine(doc, 1, words('03-02-20 10:00', doc.lines[1]!));
+    expect(d.lines[1]!.text).toBe('03-02-20 10:00');
+    expect(d.text.split('\n')[1]).toBe('03-02-20 10:00');
+    expect(d.lines[0]).toBe(doc.lines[0]);
+  });
+});
