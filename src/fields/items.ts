@@ -88,6 +88,8 @@ function readNum(tok: Tok, next: Tok | undefined, locale: Locale): Num | undefin
   if (/^[-−(]/.test(t)) { negative = /^[-−]/.test(t) || /\)$/.test(t); t = t.replace(/^[-−(]+/, ''); }
   t = t.replace(/^[~=@*]+/, (m) => { if (m.includes('@')) qtyMark = false; return ''; });
   t = t.replace(CUR_PREFIX, '');
+  // "RM.50": the leading zero of cents
+  if (/^[.,]\d{2}$/.test(t) && !locale.wholeCurrency) t = `0${t}`;
   if (/^[xX]\d/.test(t)) { qtyMark = true; t = t.slice(1); }
   // trailing marks: "2x", "3X", "4.25-", "250s" (a tax code glued on), "3.99/kg", "21%", ")"
   const unitSuffix = /\/(?:KG|G|L|PC|PCS|EA|UNIT|M)$/i.test(t);
