@@ -15,9 +15,9 @@ import { OcrPool } from './ocr/pool.js';
 import { resolveLanguages } from './ocr/languages.js';
 import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
-import type { Document } from './document/types.js';
+import type { Box, Document, Line } from './document/types.js';
 import { extractFields } from './fields/index.js';
-import { REREAD_HEIGHTS, secondLookDate } from './fields/second-look.js';
+import { REREAD_HEIGHTS, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import { readSource } from './input/source.js';
@@ -206,18 +206,25 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
     let fields = extractFields(document, fieldContext);
-    // an uncertain date is read again from the image (see fields/second-look.ts)
-    fields = await secondLookDate(document, fields, fieldContext, async (line) => {
-      const page = input.pages[line.page];
-      const docPage = document.pages[line.page];
-      if (!page || page.kind !== 'raster' || !docPage || signal.aborted) return [];
-      try {
-        return await this.ocr.rereadLine(page, docPage.rotation, line.box, REREAD_HEIGHTS, { languages: langs.codes, signal });
-      } catch (e) {
-        if (signal.aborted) throw e;
-        return []; // a failed second look leaves the first reading
+    // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
+    const reader = async (lines: Line[]) => {
+      const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
+      for (const pageIndex of new Set(lines.map((l) => l.page))) {
+        const page = input.pages[pageIndex];
+        const docPage = document.pages[pageIndex];
+        if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
+        const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
+        try {
+          const reads = await this.ocr.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: langs.codes, signal });
+          mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
+        } catch (e) {
+          if (signal.aborted) throw e; // a failed second look leaves the first reading
+        }
       }
-    });
+      return out;
+    };
+    fields = await secondLookDate(document, fields, fieldContext, reader);
+    if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
     warnings.push(...fields.warnings);
     return {
       input, document, fields, targetRotation,

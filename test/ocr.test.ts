@@ -196,15 +196,16 @@ describe('OcrPool', () => {
       const page = await rasterPage(png, turn);
       const r = await pool.recognize(page);
       const line = r.page.lines.find((l) => l.text.startsWith('TOTAL'))!;
-      const reads = await pool.rereadLine(page, r.rotation, line.box, [36, 48, 64]);
+      const [reads, other] = await pool.rereadLines(page, r.rotation, [line.box, r.page.lines[0]!.box], [36, 48, 64]);
       expect(reads).toHaveLength(3);
+      expect(other!.map((ws) => ws.map((w) => w.text).join(' '))).toEqual(['GROCERY MART', 'GROCERY MART', 'GROCERY MART']);
       for (const words of reads) {
         expect(words.map((w) => w.text).join(' ')).toBe('TOTAL 12.34');
         expectNear(words[1]!.box, drawnBox('TOTAL 12.34', '12.34'));
       }
     }
     // a line too small to read again gives nothing
-    expect(await pool.rereadLine(await rasterPage(png), 0, { x0: 10, y0: 10, x1: 50, y1: 12 }, [48])).toEqual([]);
+    expect(await pool.rereadLines(await rasterPage(png), 0, [{ x0: 10, y0: 10, x1: 50, y1: 12 }], [48])).toEqual([[]]);
     expect(pool.pending).toBe(0);
   });
 

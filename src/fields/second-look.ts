@@ -1,5 +1,7 @@
 /**
- * A second look at the date: when the chosen date is not certain, its line is read again from the image
+ * Second looks at uncertain fields, from the image again.
+ *
+ * The date: when the chosen date is not certain, its line is read again from the image
  * (at full resolution, at several text heights, in single-line mode) and the fields are extracted again
  * from each reading. The readings are independent opinions on the same printed characters:
  *
@@ -11,6 +13,10 @@
  *
  * Totals are not re-read this way: measured, re-reading a total's line alone agreed on wrong values too
  * often (multi-line totals, amounts whose meaning depends on the lines around them).
+ *
+ * Line items: when the items do not add up to the subtotal or total, their amount lines are read again
+ * (all of them, at each text height) and the items are taken from the first reading in which they add
+ * up. The arithmetic is the judge, so a re-reading is only used when it makes the receipt consistent.
  */
 import type { Document, Line, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
@@ -23,7 +29,11 @@ export const REREAD_HEIGHTS: readonly number[] = [36, 48, 64];
 /** Below this confidence a date gets a second look. */
 export const SECOND_LOOK_BELOW = 0.9;
 
-export type LineReader = (line: Line) => Promise<Array<Array<Pick<Word, 'text' | 'confidence' | 'box'>>>>;
+type ReadWord = Pick<Word, 'text' | 'confidence' | 'box'>;
+/** Reads lines again: per line, one word list per text height (empty when a line cannot be read). */
+export type LineReader = (lines: Line[]) => Promise<ReadWord[][][]>;
+/** At most this many item lines are read again. */
+export const MAX_ITEM_LINES = 16;
 
 /** The document with one line replaced by another reading of it. */
 export function withLine(doc: Document, index: number, words: Array<Pick<Word, 'text' | 'confidence' | 'box'>>): Document {
@@ -38,7 +48,7 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
   if (!date || date.confidence >= SECOND_LOOK_BELOW) return fields;
   const line = doc.lines[date.lineIndex];
   if (!line || doc.pages[line.page]?.source !== 'ocr') return fields;
-  const readings = (await read(line)).filter((ws) => ws.length > 0);
+  const readings = ((await read([line]))[0] ?? []).filter((ws) => ws.length > 0);
   if (readings.length < REREAD_HEIGHTS.length) return fields;
   const again = readings.map((ws) => extractFields(withLine(doc, line.index, ws), { ...ctx, extractLineItems: false }).date);
   const values = again.map((d) => d?.value);
@@ -48,6 +58,25 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
   const first = again[0];
   if (first && values.every((v) => v !== undefined && v === first.value)) {
     return { ...fields, date: { ...first, confidence: roundConfidence(Math.min(first.confidence, 0.8)) }, evidence: { ...fields.evidence, date: [...(fields.evidence?.date ?? []), `reread-corrects:${date.value.slice(0, 10)}`] } };
+  }
+  return fields;
+}
+
+export async function secondLookItems(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
+  const items = fields.lineItems;
+  if (!items?.length || !fields.itemsCheck || fields.itemsCheck.matches || fields.itemsCheck.against === 'none' && fields.itemsCheck.expected === undefined) return fields;
+  const indices = [...new Set(items.map((it) => it.totalPrice.lineIndex))].slice(0, MAX_ITEM_LINES);
+  const lines = indices.map((i) => doc.lines[i]!).filter((l) => doc.pages[l.page]?.source === 'ocr');
+  if (!lines.length) return fields;
+  const reads = await read(lines);
+  for (let k = 0; k < REREAD_HEIGHTS.length; k++) {
+    let d = doc;
+    lines.forEach((l, j) => { const ws = reads[j]?.[k]; if (ws?.length) d = withLine(d, l.index, ws); });
+    if (d === doc) continue;
+    const again = extractFields(d, ctx);
+    if (again.itemsCheck?.matches && again.lineItems?.length) {
+      return { ...fields, lineItems: again.lineItems, itemsCheck: again.itemsCheck, evidence: { ...fields.evidence, lineItems: [`reread-adds-up:${REREAD_HEIGHTS[k]}px`] } };
+    }
   }
   return fields;
 }

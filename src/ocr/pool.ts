@@ -299,12 +299,13 @@ export class OcrPool {
   }
 
   /**
-   * Reads one text line of a page again, from the image at full resolution, scaled so that the line is
+   * Reads text lines of a page again, from the image at full resolution, each scaled so that the line is
    * each of `heights` pixels tall, in single-line mode: independent second opinions on a field's text.
-   * `box` is in the upright frame of the page at original resolution (as Document boxes are). Returns one
-   * word list per height (boxes mapped back to that frame); lines too small or too long are skipped.
+   * `boxes` are in the upright frame of the page at original resolution (as Document boxes are). Returns,
+   * per box, one word list per height (boxes mapped back to that frame); a line too small or too long
+   * gives fewer (or no) readings.
    */
-  async rereadLine(page: RasterPage, rotation: Rotation, box: Box, heights: readonly number[], opts: { languages?: string[]; signal?: AbortSignal } = {}): Promise<Array<Array<{ text: string; confidence: number; box: Box }>>> {
+  async rereadLines(page: RasterPage, rotation: Rotation, boxes: readonly Box[], heights: readonly number[], opts: { languages?: string[]; signal?: AbortSignal } = {}): Promise<Array<Array<Array<{ text: string; confidence: number; box: Box }>>>> {
     if (this.closed) throw closedError();
     if (opts.signal?.aborted) throw abortError();
     this.inFlight++;
@@ -313,36 +314,40 @@ export class OcrPool {
       const work = await loadWorkingImage(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 });
       const upright = rotateGray(work, rotation);
       const s = work.scale;
-      const lineH = (box.y1 - box.y0) * s;
-      if (!(lineH >= 6)) return [];
-      const margin = lineH * 0.35;
-      const left = Math.max(0, Math.round(box.x0 * s - margin)), top = Math.max(0, Math.round(box.y0 * s - margin));
-      const crop = cropGray(upright, left, top, (box.x1 - box.x0) * s + 2 * margin, lineH + 2 * margin);
       const slot = await this.acquire(langs.codes, opts.signal);
-      const out: Array<Array<{ text: string; confidence: number; box: Box }>> = [];
+      const all: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = [];
       try {
         await this.useLanguages(slot, langs.codes, opts.signal);
-        for (const target of heights) {
-          const k = target / lineH;
-          const width = Math.round(crop.width * k), height = Math.round(crop.height * k);
-          if (width < 8 || height < 8 || width > REREAD_MAX_WIDTH) continue;
-          const { data, info } = await sharp(crop.gray, { raw: { width: crop.width, height: crop.height, channels: 1 } })
-            .resize({ width, height, fit: 'fill', kernel: k > 1 ? 'cubic' : 'lanczos3' })
-            .normalise()
-            .raw()
-            .toBuffer({ resolveWithObject: true });
-          const img: GrayImage = { gray: info.channels === 1 ? data : Buffer.from(data.filter((_, i) => i % info.channels === 0)), width: info.width, height: info.height };
-          const words = (await this.ocr(slot, img, opts.signal, 7)).flat();
-          out.push(words.map((w) => ({
-            text: w.text, confidence: w.confidence,
-            box: { x0: (left + w.bbox.x0 / k) / s, y0: (top + w.bbox.y0 / k) / s, x1: (left + w.bbox.x1 / k) / s, y1: (top + w.bbox.y1 / k) / s },
-          })));
+        for (const box of boxes) {
+          const out: Array<Array<{ text: string; confidence: number; box: Box }>> = [];
+          all.push(out);
+          const lineH = (box.y1 - box.y0) * s;
+          if (!(lineH >= 6)) continue;
+          const margin = lineH * 0.35;
+          const left = Math.max(0, Math.round(box.x0 * s - margin)), top = Math.max(0, Math.round(box.y0 * s - margin));
+          const crop = cropGray(upright, left, top, (box.x1 - box.x0) * s + 2 * margin, lineH + 2 * margin);
+          for (const target of heights) {
+            const k = target / lineH;
+            const width = Math.round(crop.width * k), height = Math.round(crop.height * k);
+            if (width < 8 || height < 8 || width > REREAD_MAX_WIDTH) continue;
+            const { data, info } = await sharp(crop.gray, { raw: { width: crop.width, height: crop.height, channels: 1 } })
+              .resize({ width, height, fit: 'fill', kernel: k > 1 ? 'cubic' : 'lanczos3' })
+              .normalise()
+              .raw()
+              .toBuffer({ resolveWithObject: true });
+            const img: GrayImage = { gray: info.channels === 1 ? data : Buffer.from(data.filter((_, i) => i % info.channels === 0)), width: info.width, height: info.height };
+            const words = (await this.ocr(slot, img, opts.signal, 7)).flat();
+            out.push(words.map((w) => ({
+              text: w.text, confidence: w.confidence,
+              box: { x0: (left + w.bbox.x0 / k) / s, y0: (top + w.bbox.y0 / k) / s, x1: (left + w.bbox.x1 / k) / s, y1: (top + w.bbox.y1 / k) / s },
+            })));
+          }
         }
       } finally {
         if (slot.failed) this.discard(slot);
         this.release(slot);
       }
-      return out;
+      return all;
     } finally {
       this.inFlight--;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { secondLookDate, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
+import { secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';
 
@@ -9,7 +9,7 @@ const ctx = { extractTime: false, now: NOW };
 // a date without a label and a short year: found, but not with high confidence
 const doc = documentFromText(['CORNER SHOP', '12-01-19 21:13 SH01 T4', 'TOTAL 10.00', 'CASH 10.00'].join('\n'));
 const words = (text: string, line: Line) => text.split(' ').map((t, i) => ({ text: t, confidence: 0.9, box: { ...line.box, x0: line.box.x0 + i * 50, x1: line.box.x0 + i * 50 + 40 } }));
-const reader = (texts: string[]) => async (line: Line) => texts.map((t) => words(t, line));
+const reader = (texts: string[]) => async (lines: Line[]) => lines.map((line) => texts.map((t) => words(t, line)));
 
 describe('second look at the date', () => {
   const first = extractFields(doc, ctx);
@@ -49,5 +49,28 @@ describe('second look at the date', () => {
     expect(d.lines[1]!.text).toBe('03-02-20 10:00');
     expect(d.text.split('\n')[1]).toBe('03-02-20 10:00');
     expect(d.lines[0]).toBe(doc.lines[0]);
+  });
+});
+
+describe('second look at line items', () => {
+  const items = documentFromText(['SHOP', 'Date 01/02/2020', 'Item Qty Amount', 'PEN 1 3.00', 'BOOK 1 18.00', 'TOTAL 15.00', 'CASH 20.00', 'CHANGE 5.00'].join('\n'));
+  const first = extractFields(items, { ...ctx, extractLineItems: true });
+  const lineReader = (fix: Record<string, string>) => async (lines: Line[]) =>
+    lines.map((line) => REREAD_HEIGHTS.map(() => words(fix[line.text] ?? line.text, line)));
+
+  it('starts from items that do not add up', () => {
+    expect(first.itemsCheck).toMatchObject({ itemsSum: 21, matches: false });
+  });
+
+  it('takes the re-read items when they add up to the total', async () => {
+    const f = await secondLookItems(items, first, { ...ctx, extractLineItems: true }, lineReader({ 'BOOK 1 18.00': 'BOOK 1 12.00' }));
+    expect(f.lineItems!.map((i) => [i.name.value, i.totalPrice.value])).toEqual([['PEN', 3], ['BOOK', 12]]);
+    expect(f.itemsCheck).toMatchObject({ itemsSum: 15, matches: true });
+    expect(f.totalAmount).toEqual(first.totalAmount);
+  });
+
+  it('keeps the first reading when the re-reading does not add up either', async () => {
+    const f = await secondLookItems(items, first, { ...ctx, extractLineItems: true }, lineReader({ 'BOOK 1 18.00': 'BOOK 1 13.00' }));
+    expect(f.lineItems).toEqual(first.lineItems);
   });
 });
