@@ -38,7 +38,7 @@ export interface MoneyFacts {
   totalsStart: number;
 }
 
-const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA)\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
+const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA|[G6][S5$][T7])\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
 
 /** Roles that a money amount can have when it is not itself the total. */
 /** Collects the money facts of a document. */
@@ -57,6 +57,16 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
     const rowMoney = (j: number) => {
       const all = lines[j]!.amounts.filter((a) => !a.percent);
       const money = all.filter((a) => a.moneyLike);
+      // both amounts without their decimal point ("SR 6% 4610 290"): kept when the printed rate confirms them
+      if (!money.length) {
+        const rate = lines[j]!.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+        const bare = all.filter((a) => a.alternatives.length && !a.negative);
+        if (rate && bare.length === 2) {
+          const [net, tax] = bare.map((a) => a.alternatives[0]!) as [number, number];
+          if (net > 0 && Math.abs(tax / net - rate.value / 100) < 0.006) return bare;
+        }
+        return money;
+      }
       // one amount may have lost its decimal point ("42.20 283")
       if (money.length !== 1 || all.length > 4) return money;
       const lastMoney = money[0]!;
