@@ -159,7 +159,7 @@ function parseRow(f: LineFacts, locale: Locale): Row {
     const t = body[i]!;
     const stripped = t.text.replace(/^[|{[(]+(?=\d)|[|}\])]+$/g, '');
     if (/^[^\p{L}\p{N}]+$/u.test(t.text)) continue;
-    if (CODE_TOKEN.test(stripped) && (i < k)) { code = code ?? t; continue; }
+    if ((CODE_TOKEN.test(stripped) || /^\[?[\w-]{2,}\]$/.test(t.text)) && (i < k)) { code = code ?? t; continue; }
     if (/^(?:SR|ZR|ZRL|S|Z|T|E)$/.test(t.text) && i < k && lettersIn(body.slice(i + 1, k + 1).map((x) => x.text).join('')) >= 3) continue;
     const n = /^\d{1,3}(?:[.,]\d{1,3})?[xX]?$/.test(t.text) && i < k ? readNum(t, body[i + 1], locale) : undefined;
     if (n && !n.money && i < k) { lead.push(n); continue; }
@@ -183,7 +183,9 @@ function parseRow(f: LineFacts, locale: Locale): Row {
   }
   let letters = name ? lettersIn(name.text) : 0;
   const last = nums[nums.length - 1];
-  const hasAmount = !!last && !last.percent && (last.money || last.readings.length > 1 || nums.length >= 2 || lead.length > 0);
+  // a one- or two-digit count ending a line ("MacBook Pro 15,4'' 256 GB 1") is not an amount
+  const countOnly = !!last && /^\d{1,2}$/.test(last.tok.text);
+  const hasAmount = !!last && !last.percent && !countOnly && (last.money || last.readings.length > 1 || nums.length >= 2 || lead.length > 0);
   let kind: Row['kind'];
   const realAmount = !!last && (last.money || nums.length >= 2 || lead.length > 0);
   if (hasAmount && letters >= 2 && realAmount) kind = 'item';
@@ -342,7 +344,8 @@ function isSummaryLine(f: LineFacts, afterTotals: boolean): boolean {
     if (h.role === 'quantity' && /TOTAL|COUNT|NO OF|JUMLAH/.test(h.keyword)) return true;
     if (h.role === 'quantity' && /^ITEMS?$/.test(h.keyword) && f.amounts.length && /\bITEMS?\s*(?:\(S\))?\s*[:=]/.test(f.canon + ':')) return true;
     if (h.role === 'service' && h.keyword === 'SERVICE' && !/%/.test(f.line.text)) continue;
-    if ((h.role === 'service' || h.role === 'discount') && (afterTotals || /CHARGE|CHG|%|SAVING|TOTAL/.test(h.keyword + f.line.text.toUpperCase()) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
+    // a discount or service label, not a product that mentions one ("SX Flyer SAECO Korting 0,00")
+    if ((h.role === 'service' || h.role === 'discount') && (afterTotals || /CHARGE|CHG|SAVING|TOTAL/.test(h.keyword + upper) || (/%/.test(upper) && h.start < 12) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
     if (h.role === 'info' && afterTotals) return true;
   }
   return /\b(?:THANK|TERIMA KASIH|CHANGE|CASH|TUNAI|VISA|MASTERCARD|POINTS?)\b/.test(f.canon) && afterTotals;
