@@ -148,7 +148,7 @@ function parseRow(f: LineFacts, locale: Locale): Row {
     break;
   }
   // "5.30 5": a tax code (S) read as a digit after the amount
-  if (nums.length >= 2 && /^\d$/.test(nums[nums.length - 1]!.tok.text) && nums[nums.length - 2]!.money) nums.pop();
+  if (nums.length >= 2 && /^\d$/.test(nums[nums.length - 1]!.tok.text) && (nums[nums.length - 2]!.money || /[.,]\d{3}$/.test(nums[nums.length - 2]!.tok.text))) nums.pop();
   // "BOARD -013": a model number ending the name, not an amount
   if (nums.length === 1 && nums[0]!.negative && !nums[0]!.money && !locale.wholeCurrency) { k = body.length - 1; nums.length = 0; }
   // leading codes and a count
@@ -187,10 +187,11 @@ function parseRow(f: LineFacts, locale: Locale): Row {
   const countOnly = !!last && /^\d{1,2}$/.test(last.tok.text);
   const hasAmount = !!last && !last.percent && !countOnly && (last.money || last.readings.length > 1 || nums.length >= 2 || lead.length > 0);
   let kind: Row['kind'];
-  const realAmount = !!last && (last.money || nums.length >= 2 || lead.length > 0);
+  // an amount has its decimals (possibly damaged: "16.0038"), or company (a count, a unit price)
+  const realAmount = !!last && (last.money || /\d[.,]\d/.test(last.tok.text) || nums.length >= 2 || lead.length > 0);
   if (hasAmount && letters >= 2 && realAmount) kind = 'item';
   else if (hasAmount && letters >= 2) kind = 'text';
-  else if (hasAmount) kind = 'nums';
+  else if (hasAmount && realAmount) kind = 'nums';
   else if (lettersIn(line.text) >= 3) kind = 'text';
   else if (/\d/.test(line.text)) kind = 'code';
   else kind = 'other';
