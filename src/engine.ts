@@ -37,6 +37,8 @@ import { fingerprintOf, subjectFromExtraction } from './validate/subject.js';
 import type { ValidationSubject } from './validate/subject.js';
 import { createCampaigns } from './campaigns/index.js';
 import type { Campaigns } from './campaigns/index.js';
+import { EngineEnrichment } from './enrich/index.js';
+import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
 export interface Extraction {
@@ -67,6 +69,8 @@ export interface Engine {
   validate(input: InputSource, rules: ValidationRulesInput, options?: ValidateOptionsInput): Promise<ValidationResult>;
   /** Stored campaigns (contract section 5). */
   readonly campaigns: Campaigns;
+  /** The engine's enrichment lists: known merchants, product codes, categories (contract section 5). */
+  readonly enrichment: Enrichment;
   /** Calls per sub-account, UTC day and endpoint kind. */
   usage(query?: UsageQuery): Promise<UsageSummary>;
   /** Calls accepted and not yet finished. */
@@ -99,10 +103,18 @@ class ReceiptEngine implements Engine {
   private readonly idleWaiters: Array<() => void> = [];
   private readonly store: ReceiptStore;
   readonly campaigns: Campaigns;
+  readonly enrichment: EngineEnrichment;
 
   constructor(private readonly options: EngineOptions) {
     // the store first: a bad storePath fails before any worker exists
     this.store = new ReceiptStore(options.storePath);
+    try {
+      // enrichment lists given as options are checked (and stored) before any worker exists too
+      this.enrichment = new EngineEnrichment(() => this.openStore(), options.enrichment);
+    } catch (e) {
+      this.store.close();
+      throw e;
+    }
     this.campaigns = createCampaigns({
       store: () => this.openStore(),
       validate: (rules, input, opts, campaignId) => this.validateWith(rules, input, opts, campaignId),
@@ -119,14 +131,28 @@ class ReceiptEngine implements Engine {
     if (scan.stored) return this.reuseScan(scan);
     // a simple result has no line items: skip that work
     const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false });
-    if (!opts.verbose) return this.keepScan(scan, x, buildSimple(x.fields));
-    return this.keepScan(scan, x, buildVerbose(x.document, x.fields, {
+    const enriched = this.enrich(x, opts);
+    // merchantTypes come from the enrichment's categories (account list or built-in)
+    const fields = { ...x.fields, merchantTypes: enriched.merchantTypes };
+    if (!opts.verbose) return this.keepScan(scan, x, buildSimple(fields));
+    return this.keepScan(scan, x, buildVerbose(x.document, fields, {
       targetRotation: x.targetRotation,
       pages: x.input.pageCount,
       elapsed: x.elapsed,
       trackingId: x.trackingId,
-      warnings: x.warnings,
+      warnings: [...new Set([...x.warnings, ...enriched.warnings])],
+      enrichment: enriched,
     }));
+  }
+
+  /** Known merchant, codes, categories and location for one extraction; a failure of its own is a warning. */
+  private enrich(x: Extraction, opts: ExtractOptions): EnrichmentOutput {
+    try {
+      return this.enrichment.enrich(x.document, x.fields, { near: opts.near, ipAddress: opts.ipAddress, verbose: opts.verbose });
+    } catch (e) {
+      if (isReceiptKitError(e) && e.code !== 'INTERNAL') throw e;
+      return { items: [], warnings: [`enrichment failed: ${e instanceof Error ? e.message : String(e)}`] };
+    }
   }
 
   async analyze(input: InputSource, options?: ExtractOptionsInput): Promise<Extraction> {
@@ -315,6 +341,7 @@ class ReceiptEngine implements Engine {
       extractTime: opts.extractTime,
       extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
       language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
+      enrichment: this.enrichment.resultKey(),
     };
     const scan: ScanStart = { kind, opts, started: performance.now(), resultKey: resultKey(kind, keyOpts), extractionKey: extractionKey(keyOpts) };
     if (opts.refresh) return scan;

@@ -27,6 +27,14 @@ export type {
 } from './contract/validation.js';
 export { CHECK_NAMES, validationRulesSchema } from './contract/validation.js';
 export type { Campaigns, CampaignCreated, CampaignUpdated, CampaignDeleted } from './campaigns/index.js';
+export type {
+  Enrichment, EnrichmentOptions, ImportOptions, ImportSummary, ListData, ListKind, KnownMerchant, ProductCodeEntry, CategoryRule,
+  NormalisedMerchant, MatchEvidence,
+} from './enrich/index.js';
+export { DEFAULT_CATEGORIES } from './enrich/index.js';
+// Offline GeoIP (the data the `ipAddress` option's root `location` comes from).
+export { geoLocate, lookupIp, geoIpDatabase } from './geoip/index.js';
+export type { GeoLookup } from './geoip/index.js';
 
 let defaultEngine: Promise<Engine> | undefined;
 

@@ -1,7 +1,10 @@
+import net from 'node:net';
 import { z } from 'zod';
 import { ReceiptKitError } from '../errors.js';
 
 const id50 = z.string().min(1).max(50);
+/** An enrichment list: CSV text or bytes, or rows (each row is checked by src/enrich/schema.ts). */
+const enrichmentList = z.union([z.string(), z.instanceof(Uint8Array), z.array(z.record(z.string(), z.unknown()))], { message: 'must be CSV text or an array of rows' });
 
 /** Extraction options (contract section 2). Unknown keys are rejected so typos surface. */
 export const extractOptionsSchema = z.strictObject({
@@ -10,7 +13,8 @@ export const extractOptionsSchema = z.strictObject({
   extractTime: z.boolean().default(false),
   language: z.string().min(1).max(20).optional(),
   near: z.string().max(200).optional(),
-  ipAddress: z.string().max(100).optional(),
+  /** The end user's IP address: verbose results get a root `location` (offline GeoIP, src/geoip). */
+  ipAddress: z.string().max(100).optional().refine((v) => v === undefined || net.isIP(v.trim()) !== 0, { message: 'is not an IPv4 or IPv6 address' }),
   ignoreMerchantName: z.string().max(200).optional(),
   refresh: z.boolean().default(false),
   incognito: z.boolean().default(false),
@@ -37,13 +41,28 @@ export const engineOptionsSchema = z.strictObject({
   langPath: z.string().min(1).optional(),
   /** Where the SQLite store lives (later issues). */
   storePath: z.string().min(1).optional(),
-  enrichment: z.unknown().optional(),
+  /**
+   * Enrichment lists (src/enrich): each CSV text/bytes or an array of rows, checked when the engine
+   * is created; a list given here replaces the stored list of its kind.
+   */
+  enrichment: z.strictObject({
+    merchants: enrichmentList.optional(),
+    productCodes: enrichmentList.optional(),
+    categories: enrichmentList.optional(),
+    /** Use the built-in category list for a level the account's categories leave out (default true). */
+    defaultCategories: z.boolean().optional(),
+  }).optional(),
   limits: z.strictObject({
     maxFileBytes: z.number().int().positive().optional(),
     maxPixels: z.number().int().positive().optional(),
     maxPdfPages: z.number().int().min(1).max(1000).optional(),
     maxPdfMillis: z.number().int().positive().optional(),
   }).optional(),
+  /**
+   * Whole-page confirming OCR passes (at other resolutions) for a photo or scan whose total or date is
+   * uncertain: agreement raises the confidence to 0.9. 0 turns them off (faster), at most 2 (default 2).
+   */
+  confirmPasses: z.number().int().min(0).max(2).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),
   /** Default per-call timeout in ms (default none). */
@@ -58,7 +77,10 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, wha
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const field = issue.path.length ? issue.path.map(String).join('.') : (issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys?.join(', ') ?? what : what);
+  const unknownKeys = issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys ?? [] : [];
+  const field = issue.code === 'unrecognized_keys'
+    ? (unknownKeys.length ? unknownKeys.map((k) => [...issue.path.map(String), k].join('.')).join(', ') : issue.path.map(String).join('.') || what)
+    : issue.path.length ? issue.path.map(String).join('.') : what;
   const message = issue.code === 'unrecognized_keys'
     ? `${what}: unknown option ${field}`
     : `${what}: ${field}: ${issue.message}`;

@@ -3,6 +3,11 @@
  * src/response/ create objects in exactly the order the types list them.
  */
 import type { Polygon } from '../document/types.js';
+import type { GeoLocation } from '../geoip/index.js';
+import type { KnownMerchant } from '../enrich/schema.js';
+import type { MatchEvidence } from '../enrich/merchants.js';
+
+export type { GeoLocation } from '../geoip/index.js';
 
 /** A field that was not found: no `data` key. */
 export interface MissingField { confidenceLevel: 0 }
@@ -70,12 +75,41 @@ export interface LineItemsCheck { itemsSum: number; against: string; expected?: 
 
 export interface IdEntity { data: string; confidenceLevel: number; keyword: string; text: string; index: number; regions: Polygon[] }
 
+/**
+ * `entities.category`: the merchant-level category. `source` says where it came from: the matched
+ * known merchant's own category, or keywords (then `text`, `index` and `regions` are the line the
+ * keyword was read on, when it was read on one).
+ */
+export interface CategoryEntity {
+  data: string;
+  confidenceLevel: number;
+  source: 'knownMerchant' | 'keywords';
+  keyword: string;
+  text?: string;
+  index?: number;
+  regions?: Polygon[];
+}
+
+/** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to. */
+export interface NormalisedMerchantEntity {
+  /** The listed merchant as the list has it: id?, name, address?, city?, state?, postcode?, country?, latitude?, longitude?, category?. */
+  data: KnownMerchant;
+  confidenceLevel: number;
+  nameMatched: boolean;
+  locationMatched: boolean;
+  matchedOn: MatchEvidence[];
+  nameScore: number;
+  matchedText: string;
+}
+
 export interface Entities {
   productLineItems: ProductLineItem[];
   multiTaxLineItems: MultiTaxLineItem[];
   invoiceNumber?: IdEntity;
   receiptNumber?: IdEntity;
   lineItemsCheck?: LineItemsCheck;
+  category?: CategoryEntity;
+  normalisedMerchant?: NormalisedMerchantEntity;
 }
 
 export interface VerboseResult {
@@ -109,7 +143,8 @@ export interface VerboseResult {
   numbers: HelperNumber[];
   entities: Entities;
   similarReceipts: Array<{ referenceId?: string; userId?: string; trackingId: string; similarityScore: number }>;
-  location?: unknown;
+  /** Only with a public `ipAddress` the GeoIP data knows (src/geoip). */
+  location?: GeoLocation;
   pages: number;
   targetRotation: number;
   warnings: string[];

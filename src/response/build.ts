@@ -10,6 +10,7 @@ import type {
   HelperNumber, IdEntity, LineItemPart, MissingField, MultiTaxLineItem, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
+import type { EnrichmentOutput } from '../enrich/index.js';
 
 const MISSING: MissingField = Object.freeze({ confidenceLevel: 0 }) as MissingField;
 
@@ -89,20 +90,26 @@ function itemPart<T>(doc: Document, p: ItemPart<T>): LineItemPart<T> {
   return { data: p.value, text: p.text, regions: regionsOf(doc, p.page, p.boxes) };
 }
 
-function productLineItems(doc: Document, items: LineItem[]): ProductLineItem[] {
-  return items.map((it) => ({
-    confidenceLevel: clampConfidence(it.confidence),
-    index: it.lineIndex,
-    regions: regionsOf(doc, it.page, it.boxes),
-    text: it.text,
-    data: {
-      name: itemPart(doc, it.name),
-      quantity: itemPart(doc, it.quantity),
-      unitPrice: itemPart(doc, it.unitPrice),
-      totalPrice: itemPart(doc, it.totalPrice),
-      ...(it.productCode ? { productCode: itemPart(doc, it.productCode) } : {}),
-    },
-  }));
+function productLineItems(doc: Document, items: LineItem[], enriched: EnrichmentOutput['items'] = []): ProductLineItem[] {
+  return items.map((it, i) => {
+    // enrichment: the code as the account lists it, and the product category
+    const code = enriched[i]?.productCode ?? it.productCode;
+    const category = enriched[i]?.category;
+    return {
+      confidenceLevel: clampConfidence(it.confidence),
+      index: it.lineIndex,
+      regions: regionsOf(doc, it.page, it.boxes),
+      text: it.text,
+      data: {
+        name: itemPart(doc, it.name),
+        quantity: itemPart(doc, it.quantity),
+        unitPrice: itemPart(doc, it.unitPrice),
+        totalPrice: itemPart(doc, it.totalPrice),
+        ...(code ? { productCode: itemPart(doc, code) } : {}),
+        ...(category ? { category: itemPart(doc, category) } : {}),
+      },
+    };
+  });
 }
 
 function multiTaxLineItems(doc: Document, rows: TaxLine[]): MultiTaxLineItem[] {
@@ -127,16 +134,37 @@ export interface VerboseExtras {
   elapsed: number;
   trackingId?: string;
   warnings: string[];
+  /** Known merchant, codes, categories, location (src/enrich). */
+  enrichment?: EnrichmentOutput;
+}
+
+/** `entities.category` and `entities.normalisedMerchant` from the enrichment. */
+function enrichmentEntities(doc: Document, e: EnrichmentOutput | undefined): Pick<VerboseResult['entities'], 'category' | 'normalisedMerchant'> {
+  const out: Pick<VerboseResult['entities'], 'category' | 'normalisedMerchant'> = {};
+  if (e?.category) {
+    const c = e.category;
+    const line = c.lineIndex >= 0 ? doc.lines[c.lineIndex] : undefined;
+    out.category = {
+      data: c.value, confidenceLevel: clampConfidence(c.confidence), source: c.source, keyword: c.keyword,
+      ...(line ? { text: line.text, index: c.lineIndex, regions: regionsOf(doc, line.page, [line.box]) } : {}),
+    };
+  }
+  if (e?.normalisedMerchant) {
+    const m = e.normalisedMerchant;
+    out.normalisedMerchant = { ...m, confidenceLevel: clampConfidence(m.confidenceLevel) };
+  }
+  return out;
 }
 
 export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
-  const items = productLineItems(doc, fields.lineItems ?? []);
+  const items = productLineItems(doc, fields.lineItems ?? [], extras.enrichment?.items);
   const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: multiTaxLineItems(doc, fields.taxLines ?? []) };
   if (fields.itemsCheck) entities.lineItemsCheck = { ...fields.itemsCheck };
   const inv = idEntity(doc, fields.invoiceNumber);
   if (inv) entities.invoiceNumber = inv;
   const rec = idEntity(doc, fields.receiptNumber);
   if (rec) entities.receiptNumber = rec;
+  Object.assign(entities, enrichmentEntities(doc, extras.enrichment));
   const itemsCount: VerboseSlot<number> = items.length
     ? { data: items.reduce((s, i) => s + (Number.isFinite(i.data.quantity.data) ? i.data.quantity.data : 1), 0), confidenceLevel: clampConfidence(Math.min(...items.map((i) => i.confidenceLevel))), text: '', index: items[0]!.index, keyword: '-', regions: [] }
     : MISSING;
@@ -172,6 +200,7 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
     numbers: helperNumbers(doc, fields.numbers, true),
     entities,
     similarReceipts: [],
+    ...(extras.enrichment?.location ? { location: extras.enrichment.location } : {}),
     pages: extras.pages,
     targetRotation: extras.targetRotation,
     warnings: extras.warnings,

@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import os from 'node:os';
 import { z } from 'zod';
-import { parseOrThrow } from '../contract/options.js';
+import { engineOptionsSchema, parseOrThrow } from '../contract/options.js';
+import type { EngineOptions } from '../contract/options.js';
 import { ReceiptKitError } from '../errors.js';
 
 const rateLimitSchema = z.strictObject({
@@ -33,8 +34,8 @@ const accountSchema = z.strictObject({
   inlineValidation: z.boolean().default(false),
   /** The account engine's store; default `<dataDir>/<id>.db` when `dataDir` is set. */
   storePath: z.string().min(1).optional(),
-  /** The account's enrichment data, passed to its engine as is. */
-  enrichment: z.unknown().optional(),
+  /** The account's enrichment lists (rows or CSV text), passed to its engine; they replace the stored lists they name at start. */
+  enrichment: engineOptionsSchema.shape.enrichment,
   /** Overrides the server's rate limit for this account's keys (`false`: none). */
   rateLimit: z.union([rateLimitSchema, z.literal(false)]).optional(),
 });
@@ -89,7 +90,7 @@ export interface Account {
   id: string;
   inlineValidation: boolean;
   storePath?: string;
-  enrichment?: unknown;
+  enrichment?: EngineOptions['enrichment'];
   rateLimit: RateLimitConfig | false;
 }
 

@@ -17,6 +17,8 @@ export interface KeyOptions {
   near?: string | undefined;
   ignoreMerchantName?: string | undefined;
   ipAddress?: string | undefined;
+  /** Revision of the enrichment lists (src/enrich): a change makes stored results stale. Undefined: none. */
+  enrichment?: string | undefined;
 }
 
 /** Options that change what the extraction reads (the fields, line items and lines validation uses). */
@@ -29,5 +31,8 @@ export function extractionKey(o: KeyOptions): string {
 
 /** Options that change the returned result of an endpoint kind. */
 export function resultKey(kind: EndpointKind, o: KeyOptions): string {
-  return sha256({ v: CACHE_VERSION, kind, extraction: extractionKey(o), ipAddress: kind === 'verbose' ? o.ipAddress ?? null : null });
+  return sha256({
+    v: CACHE_VERSION, kind, extraction: extractionKey(o), ipAddress: kind === 'verbose' ? o.ipAddress ?? null : null,
+    ...(o.enrichment !== undefined ? { enrichment: o.enrichment } : {}),
+  });
 }

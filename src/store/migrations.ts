@@ -53,6 +53,29 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // 3, not 2: migration 2 (similarity signatures) is written in the shared tree and lands separately
+    version: 3,
+    description: 'enrichment lists (known merchants, product codes, categories)',
+    sql: `
+      -- one row per list entry, checked JSON (src/enrich/schema.ts), in the list's order
+      CREATE TABLE enrichment_rows (
+        list TEXT NOT NULL CHECK (list IN ('merchants', 'productCodes', 'categories')),
+        seq INTEGER NOT NULL,
+        row_key TEXT,
+        row_json TEXT NOT NULL,
+        PRIMARY KEY (list, seq)
+      );
+      CREATE UNIQUE INDEX enrichment_rows_key ON enrichment_rows (list, row_key) WHERE row_key IS NOT NULL;
+      -- a list's revision (sha256 of its rows): readers reload a list when it changes
+      CREATE TABLE enrichment_lists (
+        list TEXT PRIMARY KEY,
+        revision TEXT NOT NULL,
+        row_count INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -132,6 +132,9 @@ export class ReceiptStore {
 
   get open(): boolean { return this.db.open; }
 
+  /** The connection, for modules that keep their own tables in this store (src/enrich/store.ts). */
+  get connection(): Db { return this.db; }
+
   /** Schema version of the file (PRAGMA user_version). */
   get schemaVersion(): number { return this.db.pragma('user_version', { simple: true }) as number; }
 

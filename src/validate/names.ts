@@ -44,7 +44,7 @@ export function ocrSkeleton(s: string): string {
 }
 
 /** Words that name a company's legal form, ignored when matching merchant names. */
-const LEGAL_FORMS = new Set([
+export const LEGAL_FORMS = new Set([
   'sdn', 'bhd', 'berhad', 'ltd', 'limited', 'inc', 'incorporated', 'llc', 'llp', 'plc', 'gmbh', 'ag', 'kg', 'sa', 'sas', 'sarl',
   'srl', 'spa', 'bv', 'nv', 'pty', 'pte', 'co', 'corp', 'corporation', 'company', 'tbk', 'pt', 'cv', 'ab', 'as', 'oy', 'kk',
 ]);
