@@ -34,7 +34,7 @@ describe('server: keys, routes and errors', () => {
   });
   afterAll(async () => { await s?.server.close(); });
 
-  it('routes every path of contract section 6 except enrichment', () => {
+  it('routes every path of contract section 6', () => {
     const paths = ROUTES.map((r) => `${r.method} ${r.path}`);
     for (const shape of ['simple', 'verbose']) for (const kind of ['file', 'url', 'encoded']) expect(paths).toContain(`POST /api/receipt/v1/${shape}/${kind}`);
     for (const p of [
@@ -44,8 +44,11 @@ describe('server: keys, routes and errors', () => {
       'DELETE /api/validation/v1/campaign/settings/delete/camp-1',
       'POST /api/validation/v1/campaign/receipt-validation/file', 'POST /api/validation/v1/campaign/receipt-validation/url',
     ]) expect(paths).toContain(p);
-    expect(paths).toHaveLength(15);
-    expect(paths.filter((p) => p.includes('/api/account/'))).toEqual([]); // enrichment: issue 6
+    // enrichment (issue 6): import, export and list for each list
+    for (const list of ['merchants', 'product-codes', 'categories']) {
+      for (const p of [`POST /api/account/v1/${list}/import`, `GET /api/account/v1/${list}/export`, `GET /api/account/v1/${list}`]) expect(paths).toContain(p);
+    }
+    expect(paths).toHaveLength(24);
   });
 
   it('401 with the exact body on every API route without a key', async () => {
@@ -459,7 +462,8 @@ describe('server: OpenAPI document', () => {
     for (const ref of new Set(refs)) expect(doc.components.schemas[ref.slice(22, -1)], ref).toBeDefined();
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(doc.info.description).toMatch(/enrichment import and export.*not yet available|Not yet available: enrichment/i);
+    expect(doc.info.description).toMatch(/Enrichment \(`\/api\/account\/v1\/\.\.\.`\)/);
+    expect(doc.paths['/api/account/v1/merchants/export'].get.responses['200'].content['text/csv']).toBeDefined();
   });
 });
 

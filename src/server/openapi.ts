@@ -63,6 +63,14 @@ function requestBody(kind: NonNullable<RouteDoc['body']>): Json {
     case 'campaign-file': return multipart({ campaignId: str('the campaign to validate against', { minLength: 1, maxLength: 50 }) }, ['campaignId']);
     case 'campaign-url': return json({ type: 'object', required: ['url', 'campaignId'], properties: { ...urlProperties, campaignId: str('the campaign to validate against', { minLength: 1, maxLength: 50 }), ...OPTION_PROPERTIES } });
     case 'campaign-settings': return json(ref('RuleSet'));
+    case 'enrichment-import': return {
+      required: true,
+      content: {
+        'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV, UTF-8, header row first' } },
+        'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'the CSV file' }, mode: { type: 'string', enum: ['replace', 'append'] } } } },
+        'application/json': { schema: { oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object', required: ['rows'], properties: { rows: { type: 'array', items: { type: 'object' } }, mode: { type: 'string', enum: ['replace', 'append'] } } }] } },
+      },
+    };
   }
 }
 
@@ -88,14 +96,18 @@ function errorResponse(status: number): Json {
 function operation(route: Route): Json {
   const d = route.doc;
   const responses: Json = {
-    [String(d.status ?? 200)]: { description: STATUS_CODES[d.status ?? 200], content: { 'application/json': { schema: ref(d.response) } } },
+    [String(d.status ?? 200)]: {
+      description: STATUS_CODES[d.status ?? 200],
+      content: d.responseType === 'text/csv' ? { 'text/csv': { schema: { type: 'string' } } } : { 'application/json': { schema: ref(d.response) } },
+    },
     401: { description: 'Unauthorized: no `apikey` header', content: { 'application/json': { schema: ref('AuthError'), example: { message: 'No API key found in request' } } } },
     403: { description: 'Forbidden: unknown API key (`Invalid authentication credentials`), or a feature not enabled on the account (an `Error` body)', content: { 'application/json': { schema: { oneOf: [ref('AuthError'), ref('Error')] }, example: { message: 'Invalid authentication credentials' } } } },
     429: errorResponse(429),
     500: errorResponse(500),
   };
   for (const s of d.errors) if (!(String(s) in responses)) responses[String(s)] = errorResponse(s);
-  const params = [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 50 } }));
+  const params: Json[] = [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 50 } }));
+  if (d.body === 'enrichment-import') params.push({ name: 'mode', in: 'query', required: false, schema: { type: 'string', enum: ['replace', 'append'] }, description: 'replace (default): the import is the whole list; append: adds rows, a listed key replaces its row' });
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/\{([A-Za-z]+)\}/g, 'By-$1').split(/[/-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
     summary: d.summary,
@@ -155,8 +167,9 @@ function schemas(): Json {
         currencyCode: { type: 'string' }, itemsCount: { type: 'object' },
         text: { type: 'object', properties: { text: { type: 'string' }, regions: { type: 'array', items: ref('Polygon') } } },
         amounts: { type: 'array', items: { type: 'object' } }, lineAmounts: { type: 'array', items: { type: 'object' } }, numbers: { type: 'array', items: { type: 'object' } },
-        entities: { type: 'object', description: 'productLineItems, multiTaxLineItems, invoiceNumber, receiptNumber, ...' },
-        similarReceipts: { type: 'array', items: { type: 'object' } }, location: { type: 'object' },
+        entities: { type: 'object', description: 'productLineItems (with productCode and category when known), multiTaxLineItems, invoiceNumber, receiptNumber, lineItemsCheck, category (merchant level), normalisedMerchant (the known merchant matched), ...' },
+        similarReceipts: { type: 'array', items: { type: 'object' } },
+        location: { type: 'object', description: 'only with a public ipAddress: MaxMind GeoIP2 City shape (city.names.en, country.iso_code/names, location.latitude/longitude/time_zone, postal.code, subdivisions, traits.ip_address/network)' },
         pages: { type: 'integer' }, targetRotation: { type: 'integer' }, warnings: { type: 'array', items: { type: 'string' } },
         trackingId: { type: 'string' }, elapsed: { type: 'number' },
       },
@@ -192,6 +205,28 @@ function schemas(): Json {
       properties: { result: { type: 'string', examples: ['Successfully created campaign settings'] }, statusCode: { type: 'integer' } },
     },
     CampaignList: { type: 'array', items: { type: 'string' }, description: 'campaign ids' },
+    ImportSummary: {
+      type: 'object', required: ['list', 'mode', 'imported', 'total'],
+      properties: { list: { type: 'string', enum: ['merchants', 'productCodes', 'categories'] }, mode: { type: 'string', enum: ['replace', 'append'] }, imported: { type: 'integer', description: 'rows in the import' }, total: { type: 'integer', description: 'rows in the list afterwards' } },
+    },
+    KnownMerchant: {
+      type: 'object', required: ['name'], additionalProperties: false,
+      properties: {
+        id: str('the account\'s own id (unique in the list)', { maxLength: 100 }), name: str('merchant name', { maxLength: 200 }), address: str('street address', { maxLength: 500 }),
+        city: str('city', { maxLength: 100 }), state: str('state or region', { maxLength: 100 }), postcode: str('postal code', { maxLength: 20 }),
+        country: str('ISO 3166-1 alpha-2 (an English country name is accepted on import)', { maxLength: 100 }),
+        latitude: { type: 'number', minimum: -90, maximum: 90 }, longitude: { type: 'number', minimum: -180, maximum: 180 },
+        category: str('merchant-level category, wins when the merchant is matched', { maxLength: 100 }),
+      },
+    },
+    KnownMerchantList: { type: 'array', items: ref('KnownMerchant') },
+    ProductCode: { type: 'object', required: ['code'], additionalProperties: false, properties: { code: str('the code as listed', { maxLength: 100 }), name: str('product name', { maxLength: 200 }), category: str('product-level category', { maxLength: 100 }) } },
+    ProductCodeList: { type: 'array', items: ref('ProductCode') },
+    CategoryRule: {
+      type: 'object', required: ['category', 'keywords'], additionalProperties: false,
+      properties: { category: str('category name', { maxLength: 100 }), level: { type: 'string', enum: ['merchant', 'product', 'both'], default: 'both' }, keywords: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'whole words after normalisation; a trailing * matches a prefix' } },
+    },
+    CategoryRuleList: { type: 'array', items: ref('CategoryRule') },
     Health: { type: 'object', properties: { status: { type: 'string' }, uptimeSeconds: { type: 'integer' }, requestsInFlight: { type: 'integer' }, queue: { type: 'object' } } },
   };
 }
@@ -214,12 +249,12 @@ export function openApiDocument(routes: Route[], config: ServerConfig): Json {
         'Receipt and invoice extraction and validation, self-hosted: the paths and shapes of the hosted receipt API, served by receiptkit.',
         'Every /api path needs the header `apikey`. Missing: 401 `{"message":"No API key found in request"}`; unknown: 403 `{"message":"Invalid authentication credentials"}`. Other errors are `{"statusCode","error","message"}`.',
         `Limits: files up to ${config.limits.maxFileBytes} bytes; at most ${config.limits.maxFields} form fields of ${config.limits.maxFieldBytes} bytes; JSON bodies up to ${config.limits.maxJsonBytes} bytes (the encoded endpoints: the file's base64 plus that).`,
-        'Not yet available: enrichment import and export (`/api/account/v1/...`).',
+        'Enrichment (`/api/account/v1/...`): each account\'s known merchants, product codes and categories, imported and exported as CSV or JSON rows.',
       ].join('\n\n'),
     },
     servers: [{ url: '/' }],
     security: [{ apikey: [] }],
-    tags: [{ name: 'receipt' }, { name: 'validation' }, { name: 'campaign' }, { name: 'server' }],
+    tags: [{ name: 'receipt' }, { name: 'validation' }, { name: 'campaign' }, { name: 'account' }, { name: 'server' }],
     paths,
     components: {
       securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } },

@@ -14,6 +14,7 @@ import type { Account, ServerConfig } from './config.js';
 import { badParameter, readJsonObject, sendJson } from './http.js';
 import { readMultipart } from './multipart.js';
 import { campaignIdFrom, optionsFrom, optionalString, requiredString, ruleSetFrom } from './params.js';
+import { enrichmentRoutes } from './enrich-routes.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -41,9 +42,11 @@ export interface RouteDoc {
   tags: string[];
   /** Request body kind. */
   body?: 'extract-file' | 'extract-url' | 'extract-encoded' | 'validate-file' | 'validate-url'
-    | 'campaign-file' | 'campaign-url' | 'campaign-settings';
+    | 'campaign-file' | 'campaign-url' | 'campaign-settings' | 'enrichment-import';
   /** Component schema name of the 2xx response. */
   response: string;
+  /** Media type of the 2xx response (default application/json). */
+  responseType?: 'text/csv';
   /** 2xx status of the route (default 200). */
   status?: number;
   /** Error statuses the route can answer besides 401/403/429/500. */
@@ -299,7 +302,7 @@ function campaignRoutes(): Route[] {
 /** Every route of the server's API (the public pages are served by the server itself). */
 export function apiRoutes(): Route[] {
   // order matters where templates overlap: settings/list before settings/{campaignId}
-  return [...extractionRoutes(), ...validationRoutes(), ...campaignRoutes()];
+  return [...extractionRoutes(), ...validationRoutes(), ...campaignRoutes(), ...enrichmentRoutes()];
 }
 
 /** A route matcher built from the path templates. */
