@@ -30,7 +30,8 @@ import { ReceiptStore } from './store/store.js';
 import type { EndpointKind } from './store/store.js';
 import { extractionKey, resultKey } from './store/keys.js';
 import { findSimilarReceipts } from './store/similar.js';
-import { perceptualHash } from './store/phash.js';
+import { parseSignature, signatureKeys, signatureOf } from './similarity/index.js';
+import type { SimilaritySignature } from './similarity/index.js';
 import { evaluateRules } from './validate/rules.js';
 import type { SimilarMatch } from './validate/rules.js';
 import { fingerprintOf, subjectFromExtraction } from './validate/subject.js';
@@ -90,7 +91,7 @@ interface ScanStart {
   /** sha256 of the input bytes; absent with `refresh: true` (nothing is looked up). */
   contentHash?: string;
   /** A stored scan of the same bytes with the same result-affecting options (simple/verbose). */
-  stored?: { result: unknown; subject: ValidationSubject; perceptualHash: string | null };
+  stored?: { result: unknown; subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null };
 }
 
 const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
@@ -315,18 +316,20 @@ class ReceiptEngine implements Engine {
     }
     const trackingId = x?.trackingId ?? randomUUID();
     const fingerprint = fingerprintOf(subject);
+    // the similarity signature: computed from a fresh extraction, else the one stored with the subject
+    const signature = x ? await signatureOf(x, subject) : parseSignature(reused?.similarityJson);
     const store = this.openStore();
     const similar = findSimilarReceipts(store, {
-      contentHash, fingerprint, perceptualHash: reused?.perceptualHash ?? null,
+      contentHash, fingerprint, perceptualHash: reused?.perceptualHash ?? null, signature,
       containerId: opts.containerId, referenceId: opts.referenceId, kinds: VALIDATION_KINDS,
     });
     const result = evaluateRules(subject, rules, {
       trackingId, similar, ...(opts.containerId !== undefined ? { similarityScope: `in container ${JSON.stringify(opts.containerId)}` } : {}),
     });
     if (kind === 'campaign-validation' && !opts.incognito) {
-      const phash = x ? await perceptualHash(x.input) : reused?.perceptualHash ?? null;
       this.openStore().recordScan({
-        ...this.scanMeta(scan, campaignId), trackingId, contentHash, perceptualHash: phash, fingerprint, subject, result,
+        ...this.scanMeta(scan, campaignId), trackingId, contentHash, fingerprint, subject, result,
+        ...similarityColumns(signature, reused?.perceptualHash ?? null),
       });
     } else {
       store.countUsage(kind, opts.subAccountId);
@@ -367,9 +370,9 @@ class ReceiptEngine implements Engine {
     };
   }
 
-  private similarFor(scan: ScanStart, contentHash: string, fingerprint: string | null, perceptual: string | null): SimilarMatch[] {
+  private similarFor(scan: ScanStart, contentHash: string, fingerprint: string | null, perceptual: string | null, signature: SimilaritySignature | null): SimilarMatch[] {
     return findSimilarReceipts(this.openStore(), {
-      contentHash, fingerprint, perceptualHash: perceptual, containerId: scan.opts.containerId, referenceId: scan.opts.referenceId,
+      contentHash, fingerprint, perceptualHash: perceptual, signature, containerId: scan.opts.containerId, referenceId: scan.opts.referenceId,
     });
   }
 
@@ -377,14 +380,16 @@ class ReceiptEngine implements Engine {
   private async keepScan<R extends ExtractResult>(scan: ScanStart, x: Extraction, result: R): Promise<R> {
     const subject = subjectFromExtraction(x);
     const fingerprint = fingerprintOf(subject);
-    if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(this.similarFor(scan, x.input.sha256, fingerprint, null));
+    // the similarity signature is needed to look for similar receipts (verbose) and to be found later (stored)
+    const signature = scan.kind === 'verbose' || !scan.opts.incognito ? await signatureOf(x, subject) : null;
+    if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(this.similarFor(scan, x.input.sha256, fingerprint, null, signature));
     if (scan.opts.incognito) {
       this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
       return result;
     }
-    const phash = await perceptualHash(x.input);
     this.openStore().recordScan({
-      ...this.scanMeta(scan), trackingId: x.trackingId, contentHash: x.input.sha256, perceptualHash: phash, fingerprint, subject, result,
+      ...this.scanMeta(scan), trackingId: x.trackingId, contentHash: x.input.sha256, fingerprint, subject, result,
+      ...similarityColumns(signature, null),
     });
     return result;
   }
@@ -395,19 +400,30 @@ class ReceiptEngine implements Engine {
     const contentHash = scan.contentHash!;
     const trackingId = randomUUID();
     const fingerprint = fingerprintOf(stored.subject);
+    const signature = parseSignature(stored.similarityJson);
     let result = stored.result as ExtractResult;
     if (scan.kind === 'verbose') {
-      const similar = publicSimilar(this.similarFor(scan, contentHash, fingerprint, stored.perceptualHash));
+      const similar = publicSimilar(this.similarFor(scan, contentHash, fingerprint, stored.perceptualHash, signature));
       result = { ...(result as VerboseResult), similarReceipts: similar, trackingId, elapsed: Math.max(1, Math.round(performance.now() - scan.started)) };
     }
     if (scan.opts.incognito) this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
     else {
       this.openStore().recordScan({
-        ...this.scanMeta(scan), trackingId, contentHash, perceptualHash: stored.perceptualHash, fingerprint, subject: stored.subject, result,
+        ...this.scanMeta(scan), trackingId, contentHash, fingerprint, subject: stored.subject, result,
+        ...similarityColumns(signature, stored.perceptualHash),
       });
     }
     return result;
   }
+}
+
+/** What the store keeps of a similarity signature: the signature, its lookup keys, and its image hash in perceptual_hash. */
+function similarityColumns(signature: SimilaritySignature | null, storedHash: string | null) {
+  const image = signature?.image;
+  return {
+    perceptualHash: image ? image.ink?.phash ?? image.text?.phash ?? null : storedHash,
+    similarity: signature ? { signature, keys: signatureKeys(signature) } : null,
+  };
 }
 
 function wrapUnexpected(e: unknown, code: 'UNREADABLE_FILE' | 'INTERNAL', message: string): ReceiptKitError {

@@ -140,21 +140,21 @@ describe('validation against a campaign', () => {
     expect(same.similarReceipts.map((s) => s.referenceId ?? null)).toEqual([null]); // only the u-99 scan, which had no referenceId
     const boxed = await engine.campaigns.validate('summer-2026', RECEIPT, { containerId: 'store-7' });
     expect(boxed.successful, JSON.stringify(boxed.reasons)).toBe(true);
-    expect(boxed.reasons.fraud_detection_unique_receipt_validated).toBe('no earlier receipt in container "store-7" has the same file or the same merchant, date, total and receipt number');
+    expect(boxed.reasons.fraud_detection_unique_receipt_validated).toBe('no earlier receipt in container "store-7" is a likely duplicate (the same file, or a similarity above 0.9 from the image, merchant, date, time, total, number, amounts and text)');
     const boxedAgain = await engine.campaigns.validate('summer-2026', RECEIPT, { containerId: 'store-7' });
     expect(boxedAgain.failedValidations).toEqual(['fraud_detection_unique_receipt_validated']);
     expect(boxedAgain.similarReceipts.map((s) => s.trackingId)).toEqual([boxed.trackingId]);
   });
 
-  it('another file of the same purchase is flagged by its content fingerprint', async () => {
+  it('another file of the same purchase is flagged by its similarity score (image and content)', async () => {
     const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
     const copy = await sharp(RECEIPT).png({ compressionLevel: 1 }).toBuffer(); // same pixels, other bytes
     expect(copy.equals(readFileSync(RECEIPT))).toBe(false);
     const r = await engine.campaigns.validate('summer-2026', copy, { containerId: 'store-7' });
     expect(ocr).toHaveBeenCalled();
     expect(r.failedValidations).toEqual(['fraud_detection_unique_receipt_validated']);
-    expect(r.reasons.fraud_detection_unique_receipt_validated).toMatch(/: same merchant, date, total and receipt number \(similarity 0\.95\)$/);
-    expect(r.similarReceipts.every((s) => s.similarityScore === 0.95)).toBe(true);
+    expect(r.reasons.fraud_detection_unique_receipt_validated).toMatch(/: same merchant, date, time, total, receipt number; .*image correlation .* \(similarity 0\.9\d\)$/);
+    expect(r.similarReceipts.every((s) => s.similarityScore > 0.9 && s.similarityScore < 1)).toBe(true);
   });
 
   it('incognito stores nothing; usage counts campaign validations per sub-account', async () => {

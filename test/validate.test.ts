@@ -342,7 +342,7 @@ describe('fraudDetection', () => {
   it('unique: passes without similar receipts', () => {
     const r = run({ fraudDetection: { allowSimilarityCheck: true } });
     expect(r.passedValidations).toEqual(['fraud_detection_unique_receipt_validated']);
-    expect(r.reasons.fraud_detection_unique_receipt_validated).toBe('no earlier receipt has the same file or the same merchant, date, total and receipt number');
+    expect(r.reasons.fraud_detection_unique_receipt_validated).toBe('no earlier receipt is a likely duplicate (the same file, or a similarity above 0.9 from the image, merchant, date, time, total, number, amounts and text)');
   });
   it('unique: fails on a likely duplicate, naming it; the result lists similar receipts without internals', () => {
     const similar: SimilarMatch[] = [{ referenceId: 'r-9', userId: 'u-1', trackingId: 'abc', similarityScore: 1, basis: 'same file' }];
@@ -355,6 +355,7 @@ describe('fraudDetection', () => {
   it('unique: a score at or below 0.9 is listed but not a duplicate', () => {
     const r = run({ fraudDetection: { allowSimilarityCheck: true } }, {}, [{ trackingId: 'x', similarityScore: 0.9, basis: 'near' }]);
     expect(r.successful).toBe(true);
+    expect(r.reasons.fraud_detection_unique_receipt_validated).toMatch(/; the closest, receipt x, scores 0\.90: near$/);
     expect(r.similarReceipts).toHaveLength(1);
   });
   it('not tampered: uses a detector output when there is one', () => {

@@ -54,6 +54,23 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
     `,
   },
   {
+    version: 2,
+    description: 'similarity signatures and lookup keys',
+    sql: `
+      -- the scan's similarity signature (src/similarity): image measures and content values, JSON
+      ALTER TABLE scans ADD COLUMN similarity_json TEXT;
+
+      -- inverted index of the signature's lookup keys (total, date, number, long digit runs, image
+      -- hash bands): a new scan's candidates are the stored scans sharing keys with it
+      CREATE TABLE scan_keys (
+        key TEXT NOT NULL,
+        scan_id INTEGER NOT NULL,
+        PRIMARY KEY (key, scan_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX scan_keys_scan ON scan_keys (scan_id);
+    `,
+  },
+  {
     // 3, not 2: migration 2 (similarity signatures) is written in the shared tree and lands separately
     version: 3,
     description: 'enrichment lists (known merchants, product codes, categories)',

@@ -1,37 +1,44 @@
 /**
- * Perceptual hash of the first raster page: a 64-bit difference hash (dHash, 9x8 grey pixels, one bit
- * per horizontal neighbour pair) as 16 hex digits. Robust to scaling and recompression, cheap (a few
- * ms on the already size-checked image). Null for text-layer PDFs and when the image cannot be read.
+ * Perceptual hash helpers. The stored `perceptual_hash` of a scan is the 64-bit DCT hash of its page's
+ * text area (src/similarity/image.ts computes it); similarity scores compare it with hammingDistance.
  */
-import sharp from 'sharp';
-import type { LoadedInput } from '../input/types.js';
-
-export async function perceptualHash(input: LoadedInput): Promise<string | null> {
-  const page = input.pages.find((p) => p.kind === 'raster');
-  if (!page || page.kind !== 'raster') return null;
-  try {
-    const px = await sharp(page.image, { limitInputPixels: false, failOn: 'none' })
-      .rotate()
-      .flatten({ background: '#ffffff' })
-      .greyscale()
-      .resize(9, 8, { fit: 'fill', kernel: 'lanczos3' })
-      .extractChannel(0)
-      .raw()
-      .toBuffer();
-    let bits = 0n;
-    for (let y = 0; y < 8; y++) {
-      for (let x = 0; x < 8; x++) bits = (bits << 1n) | (px[y * 9 + x]! > px[y * 9 + x + 1]! ? 1n : 0n);
-    }
-    return bits.toString(16).padStart(16, '0');
-  } catch {
-    return null;
-  }
-}
-
 /** Bits that differ between two hashes (0..64). */
 export function hammingDistance(a: string, b: string): number {
   let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
   let n = 0;
   while (x) { n += Number(x & 1n); x >>= 1n; }
   return n;
+}
+
+/**
+ * 64-bit DCT hash (pHash) of an n x n grid of values: the 8 x 8 lowest frequencies of its 2-D DCT-II
+ * without the DC term, one bit each for "above the median of those 63", as 16 hex digits (the DC bit is
+ * always 0). Low frequencies survive re-encoding, resizing and blur; comparing with hammingDistance.
+ */
+export function dctHash(values: ArrayLike<number>, n: number): string {
+  const k = 8;
+  const cos: number[] = [];
+  for (let u = 0; u < k; u++) for (let x = 0; x < n; x++) cos.push(Math.cos(((2 * x + 1) * u * Math.PI) / (2 * n)));
+  // rows first: r[y][u] = sum_x v[y][x] cos(u, x)
+  const rows = new Float64Array(n * k);
+  for (let y = 0; y < n; y++) {
+    for (let u = 0; u < k; u++) {
+      let s = 0;
+      for (let x = 0; x < n; x++) s += values[y * n + x]! * cos[u * n + x]!;
+      rows[y * k + u] = s;
+    }
+  }
+  const coef: number[] = [];
+  for (let v = 0; v < k; v++) {
+    for (let u = 0; u < k; u++) {
+      let s = 0;
+      for (let y = 0; y < n; y++) s += rows[y * k + u]! * cos[v * n + y]!;
+      coef.push(s);
+    }
+  }
+  const ac = coef.slice(1);
+  const median = [...ac].sort((a, b) => a - b)[ac.length >> 1]!;
+  let bits = 0n;
+  for (let i = 0; i < coef.length; i++) bits = (bits << 1n) | (i > 0 && coef[i]! > median ? 1n : 0n);
+  return bits.toString(16).padStart(16, '0');
 }

@@ -1,19 +1,25 @@
 /**
  * The similarity hook: stored receipts like a new one, for `similarReceipts` and the
- * `fraud_detection_unique_receipt_validated` check.
+ * `fraud_detection_unique_receipt_validated` check. Scope: the caller's `containerId` when given,
+ * otherwise the whole store; scans sharing the caller's `referenceId` are left out.
  *
- * This version matches exactly, on two keys, and says which:
- * - the same file (same sha256 of the bytes): score 1;
- * - the same content fingerprint (merchant, day, total, receipt number; see fingerprintOf): 0.95.
- * Both are above the 0.9 duplicate line. Scope: the caller's `containerId` when given, otherwise the
- * whole store; scans sharing the caller's `referenceId` are left out.
+ * - The same file (same sha256 of the bytes): score 1, "same file".
+ * - With the new scan's similarity signature (src/similarity): candidates are the stored scans sharing
+ *   lookup keys with it (total, date, number, amounts, long digit runs, image hash bands) and the newest
+ *   scans in scope; each is scored with the calibrated model (src/similarity/score.ts) from its stored
+ *   signature. Scans stored without a signature (before schema 2) are scored on the content of their
+ *   stored subject, and keep the earlier rule: the same fingerprint (merchant, day, total, number) is 0.95.
+ * - Without a signature (callers that have none): the same fingerprint, 0.95.
  *
- * The perceptual hash (dHash) is stored with every raster scan but not scored yet: a later version of
- * this function can add near matches (Hamming distance of perceptual hashes, fuzzy fingerprints) with
- * calibrated scores, keeping the same signature.
+ * Scores of at least `minScore` (default LIST_SCORE) are listed, highest first (newest first among
+ * equals); above 0.9 is a likely duplicate.
  */
 import type { SimilarMatch } from '../validate/rules.js';
+import type { ValidationSubject } from '../validate/subject.js';
 import type { EndpointKind, ReceiptStore, ScanSummary } from './store.js';
+import type { SimilaritySignature } from '../similarity/index.js';
+import { contentOnlySignature, parseSignature, signatureKeys } from '../similarity/index.js';
+import { scorePair } from '../similarity/score.js';
 
 export interface SimilarityQuery {
   contentHash: string;
@@ -25,30 +31,68 @@ export interface SimilarityQuery {
   kinds?: readonly EndpointKind[] | undefined;
   /** Most matches returned (default 20). */
   limit?: number;
+  /** The new scan's similarity signature: with it, near copies are found and scored. */
+  signature?: SimilaritySignature | null | undefined;
+  /** Lowest score listed (default LIST_SCORE). */
+  minScore?: number;
 }
 
 export type SimilarityFinder = (store: ReceiptStore, q: SimilarityQuery) => SimilarMatch[];
 
 export const SAME_FILE_SCORE = 1;
 export const SAME_FINGERPRINT_SCORE = 0.95;
+/** Lowest score listed in `similarReceipts`: at least even odds of the same receipt. */
+export const LIST_SCORE = 0.5;
+/** Candidates scored per lookup: by shared keys, and the newest in scope. */
+export const CANDIDATES_BY_KEYS = 200;
+export const CANDIDATES_RECENT = 200;
 
 export const findSimilarReceipts: SimilarityFinder = (store, q) => {
   const limit = q.limit ?? 20;
-  const scope = { containerId: q.containerId, excludeReferenceId: q.referenceId, kinds: q.kinds, limit };
+  const minScore = q.minScore ?? LIST_SCORE;
+  const scope = { containerId: q.containerId, excludeReferenceId: q.referenceId, kinds: q.kinds, limit: Math.max(limit, 50) };
   const out = new Map<string, SimilarMatch>();
-  const add = (rows: ScanSummary[], score: number, basis: string) => {
-    for (const r of rows) {
-      if (out.has(r.trackingId)) continue;
-      out.set(r.trackingId, {
-        ...(r.referenceId !== null ? { referenceId: r.referenceId } : {}),
-        ...(r.userId !== null ? { userId: r.userId } : {}),
-        trackingId: r.trackingId,
-        similarityScore: score,
-        basis,
-      });
-    }
+  const add = (r: ScanSummary, score: number, basis: string) => {
+    const had = out.get(r.trackingId);
+    if (had && had.similarityScore >= score) return;
+    out.set(r.trackingId, {
+      ...(r.referenceId !== null ? { referenceId: r.referenceId } : {}),
+      ...(r.userId !== null ? { userId: r.userId } : {}),
+      trackingId: r.trackingId,
+      similarityScore: score,
+      basis,
+    });
   };
-  add(store.scansWhere('content_hash', q.contentHash, scope), SAME_FILE_SCORE, 'same file');
-  if (q.fingerprint) add(store.scansWhere('fingerprint', q.fingerprint, scope), SAME_FINGERPRINT_SCORE, 'same merchant, date, total and receipt number');
-  return [...out.values()].slice(0, limit);
+  for (const r of store.scansWhere('content_hash', q.contentHash, scope)) add(r, SAME_FILE_SCORE, 'same file');
+  const fingerprintBasis = 'same merchant, date, total and receipt number';
+  if (q.signature) {
+    const candidates = store.similarityCandidates(signatureKeys(q.signature), scope, { byKeys: CANDIDATES_BY_KEYS, recent: CANDIDATES_RECENT });
+    for (const c of candidates) {
+      if (c.contentHash === q.contentHash) continue;
+      let stored = parseSignature(c.similarityJson);
+      const legacy = !stored;
+      if (!stored && c.subjectJson) {
+        try { stored = contentOnlySignature(JSON.parse(c.subjectJson) as ValidationSubject); } catch { stored = null; }
+      }
+      if (legacy && q.fingerprint && c.fingerprint === q.fingerprint) add(c, SAME_FINGERPRINT_SCORE, fingerprintBasis);
+      if (!stored) continue;
+      const s = scorePair(q.signature, stored);
+      if (s.score >= minScore) add(c, s.score, s.basis);
+    }
+    // legacy scans outside the candidate window that share the exact fingerprint
+    if (q.fingerprint) {
+      for (const r of store.scansWhere('fingerprint', q.fingerprint, scope)) if (!out.has(r.trackingId) && !hasSignature(store, r)) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
+    }
+  } else if (q.fingerprint) {
+    for (const r of store.scansWhere('fingerprint', q.fingerprint, scope)) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
+  }
+  // highest first; Map order (same file, then candidates newest first) breaks ties
+  return [...out.values()].map((m, i) => ({ m, i }))
+    .sort((a, b) => b.m.similarityScore - a.m.similarityScore || a.i - b.i)
+    .map(({ m }) => m)
+    .slice(0, limit);
 };
+
+function hasSignature(store: ReceiptStore, r: ScanSummary): boolean {
+  return store.hasSimilarity(r.trackingId);
+}

@@ -16,6 +16,7 @@ import { ReceiptKitError } from '../errors.js';
 import type { ValidationRules, UsageCounts, UsageDay, UsageQuery, UsageSummary } from '../contract/validation.js';
 import type { ValidationSubject } from '../validate/subject.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { SimilaritySignature } from '../similarity/index.js';
 
 export type EndpointKind = 'simple' | 'verbose' | 'validation' | 'campaign-validation';
 export const ENDPOINT_KINDS: readonly EndpointKind[] = ['simple', 'verbose', 'validation', 'campaign-validation'];
@@ -37,6 +38,8 @@ export interface ScanRecord {
   /** merchant|day|total|number, see validate/subject.ts fingerprintOf. */
   fingerprint: string | null;
   subject: ValidationSubject;
+  /** Similarity signature (src/similarity) and its lookup keys; absent: the scan is found by file and fingerprint only. */
+  similarity?: { signature: SimilaritySignature; keys: readonly string[] } | null;
   /** The result returned to the caller. */
   result: unknown;
   userId?: string | undefined;
@@ -61,6 +64,13 @@ export interface ScanSummary {
   createdAt: string;
 }
 
+/** A candidate for the similarity score: the summary, its stored signature, and its subject when it has none. */
+export interface ScanCandidate extends ScanSummary {
+  similarityJson: string | null;
+  /** Only for scans stored without a signature (before schema 2). */
+  subjectJson: string | null;
+}
+
 export interface ScanScope {
   /** Only scans in this container (account-wide when absent). */
   containerId?: string | undefined;
@@ -73,6 +83,13 @@ export interface ScanScope {
 
 const SUMMARY_COLUMNS = `tracking_id AS trackingId, endpoint, content_hash AS contentHash, perceptual_hash AS perceptualHash,
   fingerprint, user_id AS userId, reference_id AS referenceId, container_id AS containerId, campaign_id AS campaignId, created_at AS createdAt`;
+
+/** Adds a scope's conditions on the scans table (aliased by `t`) to a WHERE list. */
+function scopeWhere(scope: ScanScope, where: string[], args: unknown[], t = ''): void {
+  if (scope.containerId !== undefined) { where.push(`${t}container_id = ?`); args.push(scope.containerId); }
+  if (scope.excludeReferenceId !== undefined) { where.push(`(${t}reference_id IS NULL OR ${t}reference_id <> ?)`); args.push(scope.excludeReferenceId); }
+  if (scope.kinds?.length) { where.push(`${t}endpoint IN (${scope.kinds.map(() => '?').join(', ')})`); args.push(...scope.kinds); }
+}
 
 function storeError(path: string, e: unknown): ReceiptKitError {
   const code = (e as { code?: string })?.code;
@@ -111,17 +128,20 @@ export class ReceiptStore {
     this.stmt = {
       insertScan: this.db.prepare(`INSERT INTO scans (tracking_id, created_at, endpoint, content_hash, result_key, extraction_key,
         perceptual_hash, fingerprint, fp_merchant, fp_date, fp_total, fp_receipt_number, result_json, subject_json,
-        user_id, reference_id, container_id, sub_account_id, campaign_id)
+        user_id, reference_id, container_id, sub_account_id, campaign_id, similarity_json)
         VALUES (@trackingId, @createdAt, @endpoint, @contentHash, @resultKey, @extractionKey, @perceptualHash, @fingerprint,
         @fpMerchant, @fpDate, @fpTotal, @fpReceiptNumber, @resultJson, @subjectJson, @userId, @referenceId, @containerId,
-        @subAccountId, @campaignId)`),
+        @subAccountId, @campaignId, @similarityJson)`),
+      insertKey: this.db.prepare('INSERT OR IGNORE INTO scan_keys (key, scan_id) VALUES (?, ?)'),
+      trimMemoryKeys: this.db.prepare(`DELETE FROM scan_keys WHERE scan_id <= (SELECT max(id) FROM scans) - ${MEMORY_SCAN_LIMIT}`),
       trimMemory: this.db.prepare(`DELETE FROM scans WHERE id <= (SELECT max(id) FROM scans) - ${MEMORY_SCAN_LIMIT}`),
       countUsage: this.db.prepare(`INSERT INTO usage (sub_account_id, day, endpoint, count) VALUES (?, ?, ?, 1)
         ON CONFLICT (sub_account_id, day, endpoint) DO UPDATE SET count = count + 1`),
-      findResult: this.db.prepare('SELECT result_json AS json, perceptual_hash AS phash, subject_json AS subject FROM scans WHERE content_hash = ? AND result_key = ? ORDER BY id DESC LIMIT 1'),
-      findSubject: this.db.prepare('SELECT subject_json AS json, perceptual_hash AS phash FROM scans WHERE content_hash = ? AND extraction_key = ? ORDER BY id DESC LIMIT 1'),
+      findResult: this.db.prepare('SELECT result_json AS json, perceptual_hash AS phash, subject_json AS subject, similarity_json AS similarity FROM scans WHERE content_hash = ? AND result_key = ? ORDER BY id DESC LIMIT 1'),
+      findSubject: this.db.prepare('SELECT subject_json AS json, perceptual_hash AS phash, similarity_json AS similarity FROM scans WHERE content_hash = ? AND extraction_key = ? ORDER BY id DESC LIMIT 1'),
       getScan: this.db.prepare(`SELECT ${SUMMARY_COLUMNS}, sub_account_id AS subAccountId, result_json AS resultJson FROM scans WHERE tracking_id = ?`),
       countScans: this.db.prepare('SELECT count(*) AS n FROM scans'),
+      hasSimilarity: this.db.prepare('SELECT similarity_json IS NOT NULL AS has FROM scans WHERE tracking_id = ?'),
       insertCampaign: this.db.prepare('INSERT INTO campaigns (id, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
       getCampaign: this.db.prepare('SELECT settings_json AS json FROM campaigns WHERE id = ?'),
       listCampaigns: this.db.prepare('SELECT id FROM campaigns ORDER BY created_at, id'),
@@ -165,7 +185,7 @@ export class ReceiptStore {
     const at = rec.createdAt ?? new Date();
     const [fpMerchant, fpDate, fpTotal, fpReceiptNumber] = rec.fingerprint ? rec.fingerprint.split('|') : [];
     this.transaction(() => {
-      this.stmt.insertScan!.run({
+      const { lastInsertRowid } = this.stmt.insertScan!.run({
         trackingId: rec.trackingId,
         createdAt: at.toISOString(),
         endpoint: rec.endpoint,
@@ -185,9 +205,14 @@ export class ReceiptStore {
         containerId: rec.containerId ?? null,
         subAccountId: rec.subAccountId ?? null,
         campaignId: rec.campaignId ?? null,
+        similarityJson: rec.similarity ? JSON.stringify(rec.similarity.signature) : null,
       });
+      for (const key of new Set(rec.similarity?.keys ?? [])) this.stmt.insertKey!.run(key, lastInsertRowid);
       this.countUsageNow(rec.endpoint, rec.subAccountId, at);
-      if (this.inMemory) this.stmt.trimMemory!.run();
+      if (this.inMemory) {
+        this.stmt.trimMemoryKeys!.run();
+        this.stmt.trimMemory!.run();
+      }
     });
   }
 
@@ -201,15 +226,15 @@ export class ReceiptStore {
   }
 
   /** The newest stored result for these bytes and result-affecting options. */
-  findResult(contentHash: string, resultKey: string): { result: unknown; subject: ValidationSubject; perceptualHash: string | null } | undefined {
-    const row = this.stmt.findResult!.get(contentHash, resultKey) as { json: string; phash: string | null; subject: string } | undefined;
-    return row ? { result: JSON.parse(row.json), subject: JSON.parse(row.subject) as ValidationSubject, perceptualHash: row.phash } : undefined;
+  findResult(contentHash: string, resultKey: string): { result: unknown; subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null } | undefined {
+    const row = this.stmt.findResult!.get(contentHash, resultKey) as { json: string; phash: string | null; subject: string; similarity: string | null } | undefined;
+    return row ? { result: JSON.parse(row.json), subject: JSON.parse(row.subject) as ValidationSubject, perceptualHash: row.phash, similarityJson: row.similarity } : undefined;
   }
 
   /** The newest stored extraction snapshot for these bytes and extraction options (any endpoint). */
-  findSubject(contentHash: string, extractionKey: string): { subject: ValidationSubject; perceptualHash: string | null } | undefined {
-    const row = this.stmt.findSubject!.get(contentHash, extractionKey) as { json: string; phash: string | null } | undefined;
-    return row ? { subject: JSON.parse(row.json) as ValidationSubject, perceptualHash: row.phash } : undefined;
+  findSubject(contentHash: string, extractionKey: string): { subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null } | undefined {
+    const row = this.stmt.findSubject!.get(contentHash, extractionKey) as { json: string; phash: string | null; similarity: string | null } | undefined;
+    return row ? { subject: JSON.parse(row.json) as ValidationSubject, perceptualHash: row.phash, similarityJson: row.similarity } : undefined;
   }
 
   /** One stored scan by trackingId, with its stored result. */
@@ -220,6 +245,11 @@ export class ReceiptStore {
     return { ...rest, result: JSON.parse(resultJson) };
   }
 
+  /** Whether a stored scan has a similarity signature. */
+  hasSimilarity(trackingId: string): boolean {
+    return Boolean((this.stmt.hasSimilarity!.get(trackingId) as { has: number } | undefined)?.has);
+  }
+
   scanCount(): number {
     return (this.stmt.countScans!.get() as { n: number }).n;
   }
@@ -228,11 +258,43 @@ export class ReceiptStore {
   scansWhere(column: 'content_hash' | 'fingerprint' | 'perceptual_hash', value: string, scope: ScanScope = {}): ScanSummary[] {
     const where = [`${column} = ?`];
     const args: unknown[] = [value];
-    if (scope.containerId !== undefined) { where.push('container_id = ?'); args.push(scope.containerId); }
-    if (scope.excludeReferenceId !== undefined) { where.push('(reference_id IS NULL OR reference_id <> ?)'); args.push(scope.excludeReferenceId); }
-    if (scope.kinds?.length) { where.push(`endpoint IN (${scope.kinds.map(() => '?').join(', ')})`); args.push(...scope.kinds); }
+    scopeWhere(scope, where, args);
     const limit = Math.max(1, Math.min(scope.limit ?? 50, 1000));
     return this.db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM scans WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}`).all(...args) as ScanSummary[];
+  }
+
+  /**
+   * Candidates for the similarity score, within a scope: the scans sharing the most lookup keys with
+   * the new one (at most `byKeys`, most shared keys first, then newest), and the newest `recent` scans
+   * whatever their keys (so a copy whose every key was misread is still compared). Newest first.
+   */
+  similarityCandidates(keys: readonly string[], scope: ScanScope, limits: { byKeys: number; recent: number }): ScanCandidate[] {
+    const cols = `${SUMMARY_COLUMNS}, similarity_json AS similarityJson, CASE WHEN similarity_json IS NULL THEN subject_json END AS subjectJson`;
+    const ids = new Set<number>();
+    const uniqueKeys = [...new Set(keys)].slice(0, 500);
+    if (uniqueKeys.length && limits.byKeys > 0) {
+      const where = [`k.key IN (${uniqueKeys.map(() => '?').join(', ')})`];
+      const args: unknown[] = [...uniqueKeys];
+      scopeWhere(scope, where, args, 's.');
+      const rows = this.db.prepare(`SELECT s.id AS id FROM scan_keys k JOIN scans s ON s.id = k.scan_id WHERE ${where.join(' AND ')}
+        GROUP BY s.id ORDER BY count(*) DESC, s.id DESC LIMIT ${Math.floor(limits.byKeys)}`).all(...args) as Array<{ id: number }>;
+      for (const r of rows) ids.add(r.id);
+    }
+    if (limits.recent > 0) {
+      const where: string[] = ['1'];
+      const args: unknown[] = [];
+      scopeWhere(scope, where, args, 's.');
+      const rows = this.db.prepare(`SELECT s.id AS id FROM scans s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ${Math.floor(limits.recent)}`).all(...args) as Array<{ id: number }>;
+      for (const r of rows) ids.add(r.id);
+    }
+    if (!ids.size) return [];
+    const list = [...ids];
+    const out: ScanCandidate[] = [];
+    for (let i = 0; i < list.length; i += 500) {
+      const chunk = list.slice(i, i + 500);
+      out.push(...this.db.prepare(`SELECT id, ${cols} FROM scans WHERE id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as Array<ScanCandidate & { id: number }>);
+    }
+    return (out as Array<ScanCandidate & { id: number }>).sort((a, b) => b.id - a.id).map(({ id: _id, ...rest }) => rest);
   }
 
   // ---- campaigns ----

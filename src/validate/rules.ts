@@ -190,7 +190,9 @@ function uniqueCheck(ctx: EvaluateContext): Outcome {
   const scope = ctx.similarityScope ? ` ${ctx.similarityScope}` : '';
   const dupes = ctx.similar.filter((m) => m.similarityScore > DUPLICATE_SCORE);
   if (!dupes.length) {
-    return { check, passed: true, reason: `no earlier receipt${scope} has the same file or the same merchant, date, total and receipt number` };
+    const closest = ctx.similar[0];
+    const near = closest ? `; the closest, receipt ${closest.trackingId}, scores ${closest.similarityScore.toFixed(2)}: ${closest.basis}` : '';
+    return { check, passed: true, reason: `no earlier receipt${scope} is a likely duplicate (the same file, or a similarity above ${DUPLICATE_SCORE} from the image, merchant, date, time, total, number, amounts and text)${near}` };
   }
   const first = dupes[0]!;
   const more = dupes.length > 1 ? ` and ${plural(dupes.length - 1, 'other')}` : '';
