@@ -17,7 +17,7 @@ import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
 import type { Box, Document, Line } from './document/types.js';
 import { extractFields } from './fields/index.js';
-import { REREAD_HEIGHTS, secondLookDate, secondLookItems } from './fields/second-look.js';
+import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsConfirmation, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import { readSource } from './input/source.js';
@@ -252,6 +252,23 @@ class ReceiptEngine implements Engine {
     };
     fields = await secondLookDate(document, fields, fieldContext, reader);
     if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
+    // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
+    const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
+    const only = input.pages.length === 1 ? input.pages[0] : undefined;
+    if (confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
+      const passes: FieldResults[] = [];
+      for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
+        if (signal.aborted) break;
+        try {
+          const r = await this.ocr.recognize(only, { languages: langs.codes, signal, rotation: document.pages[0].rotation, scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } });
+          passes.push(extractFields(buildDocument([{ ...r.page, index: 0 }]), { ...fieldContext, extractLineItems: false }));
+        } catch (e) {
+          if (signal.aborted) throw e;
+          break; // a failed pass confirms nothing
+        }
+      }
+      if (passes.length === confirmPasses) fields = confirmByPasses(fields, passes);
+    }
     warnings.push(...fields.warnings);
     return {
       input, document, fields, targetRotation,

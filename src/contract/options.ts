@@ -59,8 +59,8 @@ export const engineOptionsSchema = z.strictObject({
     maxPdfMillis: z.number().int().positive().optional(),
   }).optional(),
   /**
-   * Whole-page confirming OCR passes (at other resolutions) for a photo or scan whose total or date is
-   * uncertain: agreement raises the confidence to 0.9. 0 turns them off (faster), at most 2 (default 2).
+   * Whole-page confirming OCR passes (at other resolutions) for a photo or scan whose total is
+   * uncertain: agreement raises its confidence to 0.9. 0 turns them off (faster), at most 2 (default 2).
    */
   confirmPasses: z.number().int().min(0).max(2).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */

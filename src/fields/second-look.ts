@@ -80,3 +80,31 @@ export async function secondLookItems(doc: Document, fields: FieldResults, ctx: 
   }
   return fields;
 }
+
+/**
+ * Confirming passes: the whole page read again at other resolutions (engine option `confirmPasses`).
+ * When every pass gives the same total as the first, the value is not an accident of one
+ * reading and its confidence rises to the high band. Values are never switched by these passes
+ * (measured: the passes agreeing on another total were right as often as wrong).
+ * Measured on the corpus with passes at 2800 and 1500 px: totals at >= 0.9 were right in 98 % of cases
+ * on sroie (share 62 -> 82 %) and indo_receipts_phone (share 40 -> 64 %).
+ */
+export function confirmByPasses(fields: FieldResults, passes: FieldResults[]): FieldResults {
+  if (!passes.length) return fields;
+  let out = fields;
+  const t = fields.totalAmount;
+  if (t && t.confidence < SECOND_LOOK_BELOW && passes.every((p) => p.totalAmount !== undefined && Math.abs(p.totalAmount.value - t.value) < 0.005)) {
+    out = { ...out, totalAmount: { ...t, confidence: roundConfidence(SECOND_LOOK_BELOW) }, evidence: { ...out.evidence, totalAmount: [...(out.evidence?.totalAmount ?? []), `passes-agree:${passes.length + 1}`] } };
+  }
+  // dates are not raised this way: measured, agreeing passes raised wrong dates too (sroie precision at
+  // >= 0.9 fell to 96.2 %); the date's own line re-reading (secondLookDate) is the better judge
+  return out;
+}
+
+/** Long sides (pixels) of the confirming passes, in order. */
+export const CONFIRM_SCALES: readonly number[] = [2800, 1500];
+
+/** Does this extraction need confirming passes? */
+export function needsConfirmation(fields: FieldResults): boolean {
+  return !!fields.totalAmount && fields.totalAmount.confidence < SECOND_LOOK_BELOW;
+}

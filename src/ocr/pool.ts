@@ -70,6 +70,10 @@ export interface RecognizeOptions {
   detectOrientation?: boolean;
   /** Aborting rejects with a TIMEOUT error; a worker interrupted mid-page is replaced. */
   signal?: AbortSignal;
+  /** Read at this rotation (clockwise degrees), no orientation detection: a known page read again. */
+  rotation?: Rotation;
+  /** Scaling for this call instead of the pool's (another resolution for a confirming pass). */
+  scaling?: Partial<OcrScaling>;
 }
 
 export interface OcrPoolOptions {
@@ -245,12 +249,12 @@ export class OcrPool {
     try {
       const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
       const warnings = [...langs.warnings];
-      const work = await loadWorkingImage(page, this.scaling);
-      const detect = opts.detectOrientation !== false;
+      const work = await loadWorkingImage(page, opts.scaling ? { ...this.scaling, ...opts.scaling } : this.scaling);
+      const detect = opts.detectOrientation !== false && opts.rotation === undefined;
       let direction: TextDirection | undefined;
       if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
       if (signal?.aborted) throw abortError();
-      const base: Rotation = direction?.vertical ? 90 : 0;
+      const base: Rotation = opts.rotation ?? (direction?.vertical ? 90 : 0);
 
       const slot = await this.acquire(langs.codes, signal);
       let orientationConfidence = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
+import { confirmByPasses, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';
 
@@ -72,5 +72,28 @@ describe('second look at line items', () => {
   it('keeps the first reading when the re-reading does not add up either', async () => {
     const f = await secondLookItems(items, first, { ...ctx, extractLineItems: true }, lineReader({ 'BOOK 1 18.00': 'BOOK 1 13.00' }));
     expect(f.lineItems).toEqual(first.lineItems);
+  });
+});
+
+describe('confirming passes', () => {
+  const base = extractFields(documentFromText(['SHOP', 'Date 01/02/2020', 'TOTAL RM 12.40', 'CASH 20.00'].join('\n')), ctx);
+  const uncertain = { ...base, totalAmount: { ...base.totalAmount!, confidence: 0.6 } };
+  const pass = (v: number | undefined) => ({ ...base, ...(v === undefined ? { totalAmount: undefined } : { totalAmount: { ...base.totalAmount!, value: v } }) });
+
+  it('raises an uncertain total every pass agrees with, and only then', () => {
+    expect(needsConfirmation(uncertain)).toBe(true);
+    expect(confirmByPasses(uncertain, [pass(12.4), pass(12.4)]).totalAmount!.confidence).toBe(0.9);
+    expect(confirmByPasses(uncertain, [pass(12.4), pass(12.9)]).totalAmount!.confidence).toBe(0.6);
+    expect(confirmByPasses(uncertain, [pass(12.4), pass(undefined)]).totalAmount!.confidence).toBe(0.6);
+    expect(confirmByPasses(uncertain, []).totalAmount!.confidence).toBe(0.6);
+  });
+
+  it('never switches the value, never touches a certain total or the date', () => {
+    const f = confirmByPasses(uncertain, [pass(99), pass(99)]);
+    expect(f.totalAmount!.value).toBe(12.4);
+    const sure = { ...base, totalAmount: { ...base.totalAmount!, confidence: 0.95 } };
+    expect(needsConfirmation(sure)).toBe(false);
+    expect(confirmByPasses(sure, [pass(12.4), pass(12.4)]).totalAmount!.confidence).toBe(0.95);
+    expect(confirmByPasses(uncertain, [pass(12.4), pass(12.4)]).date).toEqual(uncertain.date);
   });
 });
