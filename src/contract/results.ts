@@ -5,7 +5,7 @@
 import type { Polygon } from '../document/types.js';
 import type { GeoLocation } from '../geoip/index.js';
 import type { KnownMerchant } from '../enrich/schema.js';
-import type { MatchEvidence } from '../enrich/merchants.js';
+import type { NormalisedMerchant } from '../enrich/merchants.js';
 
 export type { GeoLocation } from '../geoip/index.js';
 
@@ -90,17 +90,8 @@ export interface CategoryEntity {
   regions?: Polygon[];
 }
 
-/** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to. */
-export interface NormalisedMerchantEntity {
-  /** The listed merchant as the list has it: id?, name, address?, city?, state?, postcode?, country?, latitude?, longitude?, category?. */
-  data: KnownMerchant;
-  confidenceLevel: number;
-  nameMatched: boolean;
-  locationMatched: boolean;
-  matchedOn: MatchEvidence[];
-  nameScore: number;
-  matchedText: string;
-}
+/** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to (shape in src/enrich/merchants.ts). */
+export type NormalisedMerchantEntity = NormalisedMerchant;
 
 export interface Entities {
   productLineItems: ProductLineItem[];

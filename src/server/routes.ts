@@ -257,16 +257,18 @@ async function campaignSettingsBody(ctx: RouteContext): Promise<Record<string, u
 function campaignRoutes(): Route[] {
   const tags = ['campaign'];
   const pathId = (ctx: RouteContext) => campaignIdFrom(ctx.params[0], 'in the path');
+  // create and update: the id from the path, the whole rule set from the body
+  const writeSettings = async (ctx: RouteContext, op: 'create' | 'update') => {
+    const id = pathId(ctx);
+    const settings = await campaignSettingsBody(ctx);
+    const result = await ctx.engine.campaigns[op](id, settings as ValidationRulesInput);
+    sendJson(ctx.res, result.statusCode, result);
+  };
   return [
     {
       method: 'POST', path: '/api/validation/v1/campaign/settings/create/{campaignId}', auth: true, queued: false,
       doc: { summary: 'Create campaign settings', description: 'The body is the rule set. 409 when the campaign exists.', tags, body: 'campaign-settings', response: 'CampaignResult', status: 201, errors: [400, 409, 413, 415] },
-      handle: async (ctx) => {
-        const id = pathId(ctx);
-        const settings = await campaignSettingsBody(ctx);
-        const result = await ctx.engine.campaigns.create(id, settings as ValidationRulesInput);
-        sendJson(ctx.res, result.statusCode, result);
-      },
+      handle: (ctx) => writeSettings(ctx, 'create'),
     },
     {
       method: 'GET', path: '/api/validation/v1/campaign/settings/list', auth: true, queued: false,
@@ -281,12 +283,7 @@ function campaignRoutes(): Route[] {
     {
       method: 'PUT', path: '/api/validation/v1/campaign/settings/update/{campaignId}', auth: true, queued: false,
       doc: { summary: 'Replace campaign settings', description: 'The body is the whole new rule set.', tags, body: 'campaign-settings', response: 'CampaignResult', errors: [400, 404, 413, 415] },
-      handle: async (ctx) => {
-        const id = pathId(ctx);
-        const settings = await campaignSettingsBody(ctx);
-        const result = await ctx.engine.campaigns.update(id, settings as ValidationRulesInput);
-        sendJson(ctx.res, result.statusCode, result);
-      },
+      handle: (ctx) => writeSettings(ctx, 'update'),
     },
     {
       method: 'DELETE', path: '/api/validation/v1/campaign/settings/delete/{campaignId}', auth: true, queued: false,

@@ -6,7 +6,7 @@
 import type { Extraction } from '../engine.js';
 import type { Located } from '../fields/types.js';
 import type { ImageMetadata } from '../input/types.js';
-import type { DigitalDetection, TamperingDetection } from '../contract/validation.js';
+import type { DigitalDetection, TamperingDetection, ValidationResult } from '../contract/validation.js';
 import { clampConfidence } from '../response/build.js';
 import { codeKey, normalizeName, ocrSkeleton } from './names.js';
 
@@ -18,20 +18,16 @@ export interface SubjectLineItem {
   productCode: string | null;
 }
 
-export interface ValidationSubject {
+/** The merchant and date values, as the validation result reports them. */
+type ReportedFields = Pick<ValidationResult, 'date' | 'merchantName' | 'merchantAddress' | 'merchantCity' | 'merchantPostalCode' | 'merchantState' | 'merchantCountryCode'>;
+
+export interface ValidationSubject extends ReportedFields {
   /** Format version of this snapshot (stored). */
   version: 1;
   totalAmount: number | null;
   subtotalAmount: number | null;
   taxAmount: number | null;
   paidAmount: number | null;
-  date: string | null;
-  merchantName: string | null;
-  merchantAddress: string | null;
-  merchantCity: string | null;
-  merchantPostalCode: string | null;
-  merchantState: string | null;
-  merchantCountryCode: string | null;
   receiptNumber: string | null;
   invoiceNumber: string | null;
   paymentType: string | null;
