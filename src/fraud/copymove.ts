@@ -1,0 +1,171 @@
+/**
+ * Copy-move detection in the text of a receipt: digits cut from one place and pasted over another leave
+ * two areas whose pixels are the same up to the last JPEG save, which two printed copies of the same
+ * glyph never are (paper texture, sensor noise and sub-pixel placement differ).
+ *
+ * Every 8x8 block with ink in it, at every position inside the given regions (the words that carry
+ * digits), goes into an index keyed by three of its four 4x4 quadrant means; blocks on a 3-pixel grid
+ * look up their near-identical partners there (quadrant means within QUAD_TOL, then the mean absolute
+ * difference of all 64 pixels within `maxDiff`). A copied area has its partner at one offset for every
+ * block, so matches are counted per offset vector: one offset with many matches is a copy. Many
+ * offsets with exact matches is what rendered (born-digital) text looks like, where glyphs repeat pixel
+ * for pixel: the caller uses that for the digital check and skips the copy-move verdict there.
+ *
+ * Bounded: at most MAX_BLOCKS indexed blocks (the rest of the regions is skipped, `truncated`), and at
+ * most MAX_CANDIDATES comparisons per query.
+ */
+import type { Box } from '../document/types.js';
+
+export const BLOCK = 8;
+const HALF = BLOCK / 2;
+/** Blocks whose grey standard deviation is below this are background (they match anything). */
+export const MIN_BLOCK_STD = 12;
+/** Quadrant means must agree within this many grey levels to be compared pixel by pixel. */
+const QUAD_TOL = 2.5;
+/** Index cell size (grey levels) of the quadrant means; neighbours within one cell are looked up. */
+const CELL = 4;
+/** Query blocks: every QUERY_STEP-th position in x and y (partners are looked up among all positions). */
+const QUERY_STEP = 3;
+export const MAX_BLOCKS = 400_000;
+const MAX_CANDIDATES = 64;
+/** Index cells looked up: the query's own cell first (its copy is almost always there), then the neighbours. */
+const NEIGHBOURS: Array<[number, number, number]> = [[0, 0, 0]];
+for (let a = -1; a <= 1; a++) for (let b = -1; b <= 1; b++) for (let c = -1; c <= 1; c++) if (a || b || c) NEIGHBOURS.push([a, b, c]);
+
+export interface CopyMatchCluster {
+  /** Offset from one copy to the other, analysis pixels. */
+  dx: number;
+  dy: number;
+  /** Query blocks matched at this offset. */
+  matches: number;
+  /** Mean absolute pixel difference of the matched blocks (grey levels). */
+  meanDiff: number;
+  /** Bounding boxes of the two copies (matched blocks). */
+  a: Box;
+  b: Box;
+}
+
+export interface CopyMoveResult {
+  /** Textured blocks indexed. */
+  blocks: number;
+  /** Clusters with at least `minMatches` matches, most matches first (at most 8). */
+  clusters: CopyMatchCluster[];
+  /** Clusters (offsets) with at least `minMatches` matches, and their matches summed. */
+  clusterCount: number;
+  matched: number;
+  truncated: boolean;
+}
+
+export interface CopyOptions {
+  /** Largest mean absolute difference (grey levels) of a match. */
+  maxDiff?: number;
+  /** Matches an offset needs to be reported. */
+  minMatches?: number;
+  /** Offsets shorter than this in both directions are ignored: strokes resemble themselves nearby. */
+  minOffset?: number;
+}
+
+/** Finds areas inside `regions` (analysis pixels) that repeat pixel for pixel elsewhere in them. */
+export function findCopies(gray: Uint8Array, width: number, height: number, regions: Box[], opts: CopyOptions = {}): CopyMoveResult {
+  const maxDiff = opts.maxDiff ?? 3;
+  const minMatches = opts.minMatches ?? 6;
+  const minOffset = Math.max(BLOCK, opts.minOffset ?? BLOCK);
+  const B = BLOCK;
+  let truncated = false;
+  const seen = new Set<number>();
+  const pos: number[] = [];
+  const quads: number[] = [];
+  outer: for (const r of regions) {
+    for (let y = Math.max(0, r.y0); y <= Math.min(height, r.y1) - B; y++) {
+      for (let x = Math.max(0, r.x0); x <= Math.min(width, r.x1) - B; x++) {
+        const i = y * width + x;
+        if (seen.has(i)) continue;
+        if (seen.size >= MAX_BLOCKS) { truncated = true; break outer; }
+        seen.add(i);
+        let s = 0, ss = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+        for (let dy = 0; dy < B; dy++) {
+          const row = i + dy * width;
+          for (let dx = 0; dx < B; dx++) {
+            const v = gray[row + dx]!;
+            s += v; ss += v * v;
+            if (dy < HALF) { if (dx < HALF) q0 += v; else q1 += v; } else if (dx < HALF) q2 += v; else q3 += v;
+          }
+        }
+        const m = s / (B * B);
+        if (ss / (B * B) - m * m < MIN_BLOCK_STD * MIN_BLOCK_STD) continue;
+        pos.push(i);
+        quads.push(q0 / (HALF * HALF), q1 / (HALF * HALF), q2 / (HALF * HALF), q3 / (HALF * HALF));
+      }
+    }
+  }
+  const n = pos.length;
+  // index on (q0, q1, q3) cells
+  const cellKey = (a: number, b: number, c: number) => (a * 97 + b) * 97 + c;
+  const index = new Map<number, number[]>();
+  for (let k = 0; k < n; k++) {
+    const key = cellKey(Math.floor(quads[4 * k]! / CELL), Math.floor(quads[4 * k + 1]! / CELL), Math.floor(quads[4 * k + 3]! / CELL));
+    let list = index.get(key);
+    if (!list) { list = []; index.set(key, list); }
+    list.push(k);
+  }
+  interface Acc { count: number; diff: number; x0: number; y0: number; x1: number; y1: number }
+  const byOffset = new Map<number, Acc>();
+  const OFF = 1 << 15;
+  const limit = maxDiff * B * B;
+  for (let a = 0; a < n; a++) {
+    const pa = pos[a]!, ax = pa % width, ay = (pa - ax) / width;
+    if (ax % QUERY_STEP || ay % QUERY_STEP) continue;
+    const c0 = Math.floor(quads[4 * a]! / CELL), c1 = Math.floor(quads[4 * a + 1]! / CELL), c3 = Math.floor(quads[4 * a + 3]! / CELL);
+    let compared = 0;
+    let best = -1, bestD = Infinity;
+    for (const [d0, d1, d3] of NEIGHBOURS) {
+      if (compared >= MAX_CANDIDATES) break;
+      {
+        {
+          const list = index.get(cellKey(c0 + d0, c1 + d1, c3 + d3));
+          if (!list) continue;
+          for (const b of list) {
+            if (compared >= MAX_CANDIDATES) break;
+            if (b === a) continue;
+            if (Math.abs(quads[4 * b]! - quads[4 * a]!) > QUAD_TOL || Math.abs(quads[4 * b + 1]! - quads[4 * a + 1]!) > QUAD_TOL
+              || Math.abs(quads[4 * b + 2]! - quads[4 * a + 2]!) > QUAD_TOL || Math.abs(quads[4 * b + 3]! - quads[4 * a + 3]!) > QUAD_TOL) continue;
+            const pb = pos[b]!, bx = pb % width, by = (pb - bx) / width;
+            if (Math.abs(bx - ax) < minOffset && Math.abs(by - ay) < minOffset) continue;
+            compared++;
+            let d = 0;
+            for (let dy = 0; dy < B && d <= limit; dy++) {
+              const ra = pa + dy * width, rb = pb + dy * width;
+              for (let dx = 0; dx < B; dx++) d += Math.abs(gray[ra + dx]! - gray[rb + dx]!);
+            }
+            if (d <= limit && d < bestD) { bestD = d; best = b; }
+          }
+        }
+      }
+    }
+    if (best < 0) continue;
+    // the best partner of this query block; offsets in one direction (upper, then left, block first)
+    const pb = pos[best]!, bx = pb % width, by = (pb - bx) / width;
+    let [ux, uy, vx, vy] = [ax, ay, bx, by];
+    if (by < ay || (by === ay && bx < ax)) [ux, uy, vx, vy] = [bx, by, ax, ay];
+    const key = (vy - uy) * 2 * OFF + (vx - ux + OFF);
+    let acc = byOffset.get(key);
+    if (!acc) { acc = { count: 0, diff: 0, x0: ux, y0: uy, x1: ux, y1: uy }; byOffset.set(key, acc); }
+    acc.count++;
+    acc.diff += bestD / (B * B);
+    if (ux < acc.x0) acc.x0 = ux;
+    if (uy < acc.y0) acc.y0 = uy;
+    if (ux > acc.x1) acc.x1 = ux;
+    if (uy > acc.y1) acc.y1 = uy;
+  }
+  const clusters: CopyMatchCluster[] = [];
+  let matched = 0;
+  for (const [key, acc] of byOffset) {
+    if (acc.count < minMatches) continue;
+    matched += acc.count;
+    const dy = Math.floor(key / (2 * OFF)), dx = key - dy * 2 * OFF - OFF;
+    const a: Box = { x0: acc.x0, y0: acc.y0, x1: acc.x1 + B, y1: acc.y1 + B };
+    clusters.push({ dx, dy, matches: acc.count, meanDiff: Math.round((acc.diff / acc.count) * 100) / 100, a, b: { x0: a.x0 + dx, y0: a.y0 + dy, x1: a.x1 + dx, y1: a.y1 + dy } });
+  }
+  clusters.sort((p, q) => q.matches - p.matches || p.meanDiff - q.meanDiff);
+  return { blocks: n, clusters: clusters.slice(0, 8), clusterCount: clusters.length, matched, truncated };
+}
