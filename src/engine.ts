@@ -20,6 +20,7 @@ import { extractFields } from './fields/index.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsConfirmation, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
+import type { VerboseExtras } from './response/build.js';
 import { readSource } from './input/source.js';
 import type {
   DigitalDetection, TamperingDetection, UsageQuery, UsageSummary, ValidateOptions, ValidateOptionsInput,
@@ -39,6 +40,8 @@ import type { ValidationSubject } from './validate/subject.js';
 import { createCampaigns } from './campaigns/index.js';
 import type { Campaigns } from './campaigns/index.js';
 import { EngineEnrichment } from './enrich/index.js';
+import { detectFraud } from './fraud/index.js';
+import type { HandwritingDetection } from './fraud/index.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
@@ -54,6 +57,8 @@ export interface Extraction {
   tamperingDetection?: TamperingDetection;
   /** Digital-document detector output, when a fraud stage produced one (the not-digital check reads it). */
   digitalDetection?: DigitalDetection;
+  /** Handwriting detector output, with the fraud stage. */
+  handwritingDetection?: HandwritingDetection;
 }
 
 export interface Engine {
@@ -131,7 +136,7 @@ class ReceiptEngine implements Engine {
     const scan = await this.beginScan(input, opts, opts.verbose ? 'verbose' : 'simple');
     if (scan.stored) return this.reuseScan(scan);
     // a simple result has no line items: skip that work
-    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false });
+    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose });
     const enriched = this.enrich(x, opts);
     // merchantTypes come from the enrichment's categories (account list or built-in)
     const fields = { ...x.fields, merchantTypes: enriched.merchantTypes };
@@ -143,6 +148,7 @@ class ReceiptEngine implements Engine {
       trackingId: x.trackingId,
       warnings: [...new Set([...x.warnings, ...enriched.warnings])],
       enrichment: enriched,
+      ...fraudOf(x),
     }));
   }
 
@@ -157,10 +163,11 @@ class ReceiptEngine implements Engine {
   }
 
   async analyze(input: InputSource, options?: ExtractOptionsInput): Promise<Extraction> {
-    return this.run(input, parseOrThrow(extractOptionsSchema, options, 'extract options'));
+    return this.run(input, parseOrThrow(extractOptionsSchema, options, 'extract options'), { fraud: true });
   }
 
-  private async run(input: InputSource, opts: ExtractOptions): Promise<Extraction> {
+  /** `fraud`: also run the fraud checks (tampering, digital, handwriting; src/fraud/). */
+  private async run(input: InputSource, opts: ExtractOptions, stages: { fraud?: boolean } = {}): Promise<Extraction> {
     if (this.isClosed) throw new ReceiptKitError('ENGINE_CLOSED', 'the engine is closed');
     const maxQueue = this.options.maxQueue ?? 1000;
     if (this.inFlight >= maxQueue) throw new ReceiptKitError('OVERLOADED', `too many extractions waiting (${this.inFlight}); try again later`);
@@ -169,7 +176,7 @@ class ReceiptEngine implements Engine {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const work = this.pipeline(input, opts, controller.signal);
+      const work = this.pipeline(input, opts, controller.signal, !!stages.fraud);
       if (!timeoutMs) return await work;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -186,7 +193,7 @@ class ReceiptEngine implements Engine {
     }
   }
 
-  private async pipeline(source: InputSource, opts: ExtractOptions, signal: AbortSignal): Promise<Extraction> {
+  private async pipeline(source: InputSource, opts: ExtractOptions, signal: AbortSignal, fraud = false): Promise<Extraction> {
     const started = performance.now();
     const warnings: string[] = [];
     const limits = { ...DEFAULT_LIMITS, ...(this.options.limits ?? {}) };
@@ -270,11 +277,20 @@ class ReceiptEngine implements Engine {
       if (passes.length === confirmPasses) fields = confirmByPasses(fields, passes);
     }
     warnings.push(...fields.warnings);
+    let report: Awaited<ReturnType<typeof detectFraud>> | undefined;
+    if (fraud && !signal.aborted) {
+      try {
+        report = await detectFraud(input, document, fields, { signal });
+      } catch (e) {
+        warnings.push(`fraud checks failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     return {
       input, document, fields, targetRotation,
       warnings: [...new Set(warnings)],
       elapsed: Math.round(performance.now() - started),
       trackingId: randomUUID(),
+      ...(report ?? {}),
     };
   }
 
@@ -318,8 +334,11 @@ class ReceiptEngine implements Engine {
     const opts: ExtractOptions = { ...vopts, verbose: false };
     const kind: EndpointKind = campaignId !== undefined ? 'campaign-validation' : 'validation';
     const scan = await this.beginScan(input, opts, kind);
-    // the same bytes read with the same extraction options before: re-run the rules without OCR
-    const reused = scan.contentHash && !opts.refresh ? this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
+    // the same bytes read with the same extraction options before: re-run the rules without OCR (unless
+    // the rules ask for fraud checks the stored reading did not run)
+    const fraud = !!(rules.fraudDetection?.allowTamperDetection || rules.fraudDetection?.allowDigitalDetection);
+    const stored = scan.contentHash && !opts.refresh ? this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
+    const reused = stored && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
     let subject: ValidationSubject;
     let contentHash: string;
     let x: Extraction | undefined;
@@ -327,7 +346,7 @@ class ReceiptEngine implements Engine {
       subject = reused.subject;
       contentHash = scan.contentHash!;
     } else {
-      x = await this.run(input, opts);
+      x = await this.run(input, opts, { fraud });
       subject = subjectFromExtraction(x);
       contentHash = x.input.sha256;
     }
@@ -440,6 +459,16 @@ function similarityColumns(signature: SimilaritySignature | null, storedHash: st
   return {
     perceptualHash: image ? image.ink?.phash ?? image.text?.phash ?? null : storedHash,
     similarity: signature ? { signature, keys: signatureKeys(signature) } : null,
+  };
+}
+
+/** The fraud entities of an extraction, for the verbose result. */
+function fraudOf(x: Extraction): Pick<VerboseExtras, 'tamperingDetection' | 'digitalDetection' | 'handwritingDetection'> {
+  const t = x.tamperingDetection, d = x.digitalDetection, h = x.handwritingDetection;
+  return {
+    ...(t ? { tamperingDetection: { isTampered: t.isTampered, tamperedScore: t.tamperedScore, details: Array.isArray(t.details) ? t.details : [] } } : {}),
+    ...(d ? { digitalDetection: { isDigital: d.isDigital, digitalScore: d.digitalScore, details: Array.isArray(d.details) ? d.details : [] } } : {}),
+    ...(h ? { handwritingDetection: { isHandwritten: h.isHandwritten, handwrittenScore: h.handwrittenScore } } : {}),
   };
 }
 

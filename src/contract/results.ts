@@ -93,6 +93,14 @@ export interface CategoryEntity {
 /** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to (shape in src/enrich/merchants.ts). */
 export type NormalisedMerchantEntity = NormalisedMerchant;
 
+/** One tampering signal that fired (the signals are listed in src/fraud/index.ts and the README). */
+export interface TamperSignalEntity { signal: string; score: number; reason: string; text?: string; regions?: Polygon[] }
+export interface TamperingDetectionEntity { isTampered: boolean; tamperedScore: number; details: TamperSignalEntity[] }
+/** `details`: the evidence that counted (`pdf-text-layer`, `flat-background`, `exact-glyph-repeats`, ...). */
+export interface DigitalDetectionEntity { isDigital: boolean; digitalScore: number; details: string[] }
+/** Beyond the hosted API. */
+export interface HandwritingDetectionEntity { isHandwritten: boolean; handwrittenScore: number }
+
 export interface Entities {
   productLineItems: ProductLineItem[];
   multiTaxLineItems: MultiTaxLineItem[];
@@ -101,6 +109,9 @@ export interface Entities {
   lineItemsCheck?: LineItemsCheck;
   category?: CategoryEntity;
   normalisedMerchant?: NormalisedMerchantEntity;
+  tamperingDetection?: TamperingDetectionEntity;
+  digitalDetection?: DigitalDetectionEntity;
+  handwritingDetection?: HandwritingDetectionEntity;
 }
 
 export interface VerboseResult {

@@ -11,8 +11,9 @@
  * offsets with exact matches is what rendered (born-digital) text looks like, where glyphs repeat pixel
  * for pixel: the caller uses that for the digital check and skips the copy-move verdict there.
  *
- * Bounded: at most MAX_BLOCKS indexed blocks (the rest of the regions is skipped, `truncated`), and at
- * most MAX_CANDIDATES comparisons per query.
+ * Bounded: at most MAX_BLOCKS indexed blocks (large regions are indexed on a coarser grid, `stride`;
+ * beyond that the rest is skipped, `truncated`) and query blocks, and at most MAX_CANDIDATES
+ * comparisons per query.
  */
 import type { Box } from '../document/types.js';
 
@@ -48,6 +49,8 @@ export interface CopyMatchCluster {
 export interface CopyMoveResult {
   /** Textured blocks indexed. */
   blocks: number;
+  /** Stride of the indexed positions (1 unless the regions are large): matches are 1/stride^2 of a full index's. */
+  stride: number;
   /** Clusters with at least `minMatches` matches, most matches first (at most 8). */
   clusters: CopyMatchCluster[];
   /** Clusters (offsets) with at least `minMatches` matches, and their matches summed. */
@@ -65,37 +68,58 @@ export interface CopyOptions {
   minOffset?: number;
 }
 
+/** Strides of the indexed positions (coprime with QUERY_STEP, so every offset stays reachable). */
+const DB_STRIDES = [1, 2, 4, 5, 7, 8, 10];
+
 /** Finds areas inside `regions` (analysis pixels) that repeat pixel for pixel elsewhere in them. */
 export function findCopies(gray: Uint8Array, width: number, height: number, regions: Box[], opts: CopyOptions = {}): CopyMoveResult {
   const maxDiff = opts.maxDiff ?? 3;
   const minMatches = opts.minMatches ?? 6;
   const minOffset = Math.max(BLOCK, opts.minOffset ?? BLOCK);
   const B = BLOCK;
-  let truncated = false;
-  const seen = new Set<number>();
+  // positions of blocks inside the regions, each once
+  const mark = new Uint8Array(width * height);
+  let area = 0;
+  const clipped: Box[] = [];
+  for (const r of regions) {
+    const c = { x0: Math.max(0, r.x0), y0: Math.max(0, r.y0), x1: Math.min(width, r.x1) - B + 1, y1: Math.min(height, r.y1) - B + 1 };
+    if (c.x1 <= c.x0 || c.y1 <= c.y0) continue;
+    clipped.push(c);
+    for (let y = c.y0; y < c.y1; y++) for (let x = c.x0; x < c.x1; x++) { const i = y * width + x; if (!mark[i]) { mark[i] = 1; area++; } }
+  }
+  // large text (high-resolution scans): index every stride-th position in x and y; queries stay on the
+  // 3-pixel grid, so a copy at any offset still finds its partner from a share 1/stride^2 of its blocks
+  const stride = DB_STRIDES.find((s) => area / (s * s) <= MAX_BLOCKS) ?? DB_STRIDES[DB_STRIDES.length - 1]!;
+  const truncated = area / (stride * stride) > MAX_BLOCKS;
   const pos: number[] = [];
   const quads: number[] = [];
-  outer: for (const r of regions) {
-    for (let y = Math.max(0, r.y0); y <= Math.min(height, r.y1) - B; y++) {
-      for (let x = Math.max(0, r.x0); x <= Math.min(width, r.x1) - B; x++) {
-        const i = y * width + x;
-        if (seen.has(i)) continue;
-        if (seen.size >= MAX_BLOCKS) { truncated = true; break outer; }
-        seen.add(i);
-        let s = 0, ss = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
-        for (let dy = 0; dy < B; dy++) {
-          const row = i + dy * width;
-          for (let dx = 0; dx < B; dx++) {
-            const v = gray[row + dx]!;
-            s += v; ss += v * v;
-            if (dy < HALF) { if (dx < HALF) q0 += v; else q1 += v; } else if (dx < HALF) q2 += v; else q3 += v;
-          }
-        }
-        const m = s / (B * B);
-        if (ss / (B * B) - m * m < MIN_BLOCK_STD * MIN_BLOCK_STD) continue;
-        pos.push(i);
-        quads.push(q0 / (HALF * HALF), q1 / (HALF * HALF), q2 / (HALF * HALF), q3 / (HALF * HALF));
+  const queries: number[] = [];
+  const queryQuads: number[] = [];
+  const blockAt = (i: number, into: number[], quadsInto: number[]): boolean => {
+    let s = 0, ss = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+    for (let dy = 0; dy < B; dy++) {
+      const row = i + dy * width;
+      for (let dx = 0; dx < B; dx++) {
+        const v = gray[row + dx]!;
+        s += v; ss += v * v;
+        if (dy < HALF) { if (dx < HALF) q0 += v; else q1 += v; } else if (dx < HALF) q2 += v; else q3 += v;
       }
+    }
+    const m = s / (B * B);
+    if (ss / (B * B) - m * m < MIN_BLOCK_STD * MIN_BLOCK_STD) return false;
+    into.push(i);
+    quadsInto.push(q0 / (HALF * HALF), q1 / (HALF * HALF), q2 / (HALF * HALF), q3 / (HALF * HALF));
+    return true;
+  };
+  outer: for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if (!mark[row + x]) continue;
+      if (x % stride === 0 && y % stride === 0) {
+        if (pos.length >= MAX_BLOCKS) break outer;
+        blockAt(row + x, pos, quads);
+      }
+      if (x % QUERY_STEP === 0 && y % QUERY_STEP === 0 && queries.length < MAX_BLOCKS) blockAt(row + x, queries, queryQuads);
     }
   }
   const n = pos.length;
@@ -112,10 +136,10 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
   const byOffset = new Map<number, Acc>();
   const OFF = 1 << 15;
   const limit = maxDiff * B * B;
-  for (let a = 0; a < n; a++) {
-    const pa = pos[a]!, ax = pa % width, ay = (pa - ax) / width;
-    if (ax % QUERY_STEP || ay % QUERY_STEP) continue;
-    const c0 = Math.floor(quads[4 * a]! / CELL), c1 = Math.floor(quads[4 * a + 1]! / CELL), c3 = Math.floor(quads[4 * a + 3]! / CELL);
+  for (let a = 0; a < queries.length; a++) {
+    const pa = queries[a]!, ax = pa % width, ay = (pa - ax) / width;
+    const qa = [queryQuads[4 * a]!, queryQuads[4 * a + 1]!, queryQuads[4 * a + 2]!, queryQuads[4 * a + 3]!];
+    const c0 = Math.floor(qa[0]! / CELL), c1 = Math.floor(qa[1]! / CELL), c3 = Math.floor(qa[3]! / CELL);
     let compared = 0;
     let best = -1, bestD = Infinity;
     for (const [d0, d1, d3] of NEIGHBOURS) {
@@ -126,9 +150,9 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
           if (!list) continue;
           for (const b of list) {
             if (compared >= MAX_CANDIDATES) break;
-            if (b === a) continue;
-            if (Math.abs(quads[4 * b]! - quads[4 * a]!) > QUAD_TOL || Math.abs(quads[4 * b + 1]! - quads[4 * a + 1]!) > QUAD_TOL
-              || Math.abs(quads[4 * b + 2]! - quads[4 * a + 2]!) > QUAD_TOL || Math.abs(quads[4 * b + 3]! - quads[4 * a + 3]!) > QUAD_TOL) continue;
+            if (pos[b] === pa) continue;
+            if (Math.abs(quads[4 * b]! - qa[0]!) > QUAD_TOL || Math.abs(quads[4 * b + 1]! - qa[1]!) > QUAD_TOL
+              || Math.abs(quads[4 * b + 2]! - qa[2]!) > QUAD_TOL || Math.abs(quads[4 * b + 3]! - qa[3]!) > QUAD_TOL) continue;
             const pb = pos[b]!, bx = pb % width, by = (pb - bx) / width;
             if (Math.abs(bx - ax) < minOffset && Math.abs(by - ay) < minOffset) continue;
             compared++;
@@ -167,5 +191,5 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     clusters.push({ dx, dy, matches: acc.count, meanDiff: Math.round((acc.diff / acc.count) * 100) / 100, a, b: { x0: a.x0 + dx, y0: a.y0 + dy, x1: a.x1 + dx, y1: a.y1 + dy } });
   }
   clusters.sort((p, q) => q.matches - p.matches || p.meanDiff - q.meanDiff);
-  return { blocks: n, clusters: clusters.slice(0, 8), clusterCount: clusters.length, matched, truncated };
+  return { blocks: n, stride, clusters: clusters.slice(0, 8), clusterCount: clusters.length, matched, truncated };
 }

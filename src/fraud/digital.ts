@@ -96,6 +96,8 @@ export interface DigitalEvidence {
   background?: BackgroundStats;
   /** Exact repeats between digit glyphs (copy detector, tight threshold) per indexed block, a dominant single offset left out. */
   exactRepeatRate?: number;
+  /** Offsets with exact repeats (at least 3 matches each). */
+  exactRepeatOffsets?: number;
   /** JPEG only: exact repeats at two or more offsets, all multiples of 8 px (the block grid): rendered text compressed afterwards repeats exactly only there. */
   gridAlignedRepeats?: boolean;
   camera?: string;
@@ -107,6 +109,11 @@ export const DIGITAL = {
   flatShare: 0.5,
   /** Rendered text: exact glyph repeats per indexed block (renders 0.007-0.078; printed receipts 0-0.003). */
   repeatRate: 0.005,
+  /**
+   * Grid-aligned repeats count from this rate (JPEG'd renders 0.007-0.03; ordered dither of 600 dpi
+   * scans repeats at multiples of 8 px too, at 0.001).
+   */
+  gridRepeatRate: 0.003,
   /** Specks per megapixel below which a clean background is not a scan (renders 0-2.3; clean scans mostly 30+). */
   specks: 6,
 };
@@ -122,6 +129,10 @@ export function digitalVerdict(e: DigitalEvidence): DigitalResult {
   if (b && b.flatShare >= DIGITAL.flatShare) { score += 0.2; details.push('flat-background'); }
   if ((e.exactRepeatRate ?? 0) >= DIGITAL.repeatRate) { score += 0.5; details.push('exact-glyph-repeats'); }
   else if (e.gridAlignedRepeats) { score += 0.5; details.push('grid-aligned-glyph-repeats'); }
+  else if (b && b.flatShare >= DIGITAL.flatShare && b.specksPerMp < DIGITAL.specks && (e.exactRepeatOffsets ?? 0) >= 2) {
+    // a clean background without specks where glyphs repeat exactly at several offsets: a render
+    score += 0.35; details.push('repeated-glyphs-on-clean-background');
+  }
   if (b && b.flatShare >= DIGITAL.flatShare && b.specksPerMp < DIGITAL.specks) { score += 0.15; details.push('no-specks'); }
   if (b && b.flatShare < 0.2) { score -= 0.05; details.push('paper-texture'); }
   if (e.camera) { score -= 0.3; details.push('camera-exif'); }

@@ -7,6 +7,7 @@ import type { Document } from '../document/types.js';
 import { boxToPolygon } from '../document/geometry.js';
 import type { FieldResults, FoundNumber, ItemPart, LineItem, Located, TaxLine } from '../fields/types.js';
 import type {
+  DigitalDetectionEntity, HandwritingDetectionEntity, TamperingDetectionEntity,
   HelperNumber, IdEntity, LineItemPart, MissingField, MultiTaxLineItem, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
@@ -136,6 +137,10 @@ export interface VerboseExtras {
   warnings: string[];
   /** Known merchant, codes, categories, location (src/enrich). */
   enrichment?: EnrichmentOutput;
+  /** Fraud checks (src/fraud), when they ran. */
+  tamperingDetection?: TamperingDetectionEntity;
+  digitalDetection?: DigitalDetectionEntity;
+  handwritingDetection?: HandwritingDetectionEntity;
 }
 
 /** `entities.category` and `entities.normalisedMerchant` from the enrichment. */
@@ -165,6 +170,9 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
   const rec = idEntity(doc, fields.receiptNumber);
   if (rec) entities.receiptNumber = rec;
   Object.assign(entities, enrichmentEntities(doc, extras.enrichment));
+  if (extras.tamperingDetection) entities.tamperingDetection = extras.tamperingDetection;
+  if (extras.digitalDetection) entities.digitalDetection = extras.digitalDetection;
+  if (extras.handwritingDetection) entities.handwritingDetection = extras.handwritingDetection;
   const itemsCount: VerboseSlot<number> = items.length
     ? { data: items.reduce((s, i) => s + (Number.isFinite(i.data.quantity.data) ? i.data.quantity.data : 1), 0), confidenceLevel: clampConfidence(Math.min(...items.map((i) => i.confidenceLevel))), text: '', index: items[0]!.index, keyword: '-', regions: [] }
     : MISSING;

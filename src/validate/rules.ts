@@ -210,9 +210,12 @@ function tamperCheck(s: ValidationSubject): Outcome {
   const check = 'fraud_detection_not_tampered_validated' as const;
   const t = s.tamperingDetection;
   if (t) {
+    // the detector's signals (src/fraud): say which fired and why
+    const fired = Array.isArray(t.details) ? (t.details as Array<{ signal?: unknown; reason?: unknown }>).filter((d) => typeof d?.signal === 'string') : [];
+    const why = fired.length ? `: ${fired.map((d) => `${String(d.signal)}${typeof d.reason === 'string' ? ` (${d.reason})` : ''}`).join('; ')}` : '';
     return t.isTampered
-      ? { check, passed: false, reason: `tampering detected (score ${t.tamperedScore.toFixed(2)})` }
-      : { check, passed: true, reason: `no tampering detected (score ${t.tamperedScore.toFixed(2)})` };
+      ? { check, passed: false, reason: `tampering detected (score ${t.tamperedScore.toFixed(2)})${why}` }
+      : { check, passed: true, reason: `no tampering detected (score ${t.tamperedScore.toFixed(2)})${why ? `; weak signals${why}` : ''}` };
   }
   const m = s.metadata;
   for (const [what, v] of [['software', m.software], ['PDF producer', m.producer], ['PDF creator', m.creator]] as const) {
