@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
+import { rng } from './rng.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -129,17 +130,6 @@ export function ijgQuality(t) {
 }
 
 // ---------------------------------------------------------------- generation
-/** Deterministic PRNG (mulberry32). */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const boxOf = (poly) => ({
   x0: Math.min(...poly.map((p) => p.x)), y0: Math.min(...poly.map((p) => p.y)),
   x1: Math.max(...poly.map((p) => p.x)), y1: Math.max(...poly.map((p) => p.y)),

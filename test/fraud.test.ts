@@ -15,6 +15,8 @@ import { buildDocument, lineFromWords } from '../src/document/geometry.js';
 import type { Document, Word } from '../src/document/types.js';
 import type { FieldResults, Located } from '../src/fields/types.js';
 import { detectFraud, bestCopy, COPY, STYLE } from '../src/fraud/index.js';
+// @ts-expect-error plain JavaScript module without types
+import { rng as rngOf, gauss as gaussOf } from '../bench/rng.mjs';
 import type { FraudReport } from '../src/fraud/index.js';
 import { findCopies } from '../src/fraud/copymove.js';
 import { checkArithmetic } from '../src/fraud/arithmetic.js';
@@ -28,18 +30,9 @@ const FIX = path.resolve(__dirname, '../fixtures');
 
 // ---------------------------------------------------------------- generated receipts
 
-/** Deterministic PRNG (mulberry32) and a normal deviate from it. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
+// deterministic PRNG and normal deviates shared with bench/tamper.mjs
+const rng = rngOf as (seed: number) => () => number;
+const gauss = gaussOf as (r: () => number) => number;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 const SIZE = 26, CW = SIZE * 0.6021, PITCH = 40, LEFT = 30, TOP = 50, WIDTH = 620;
@@ -254,6 +247,28 @@ describe('tampering: pixels', () => {
     expect(fired(r)).toContain('size-outlier');
     expect(r.tamperingDetection.details.find((x) => x.signal === 'size-outlier')!.reason).toMatch(/taller/);
   });
+});
+
+describe('bounded work', () => {
+  it('a 25 MP noise image with 200 digit words: copy search capped, done in seconds, nothing found', async () => {
+    const W = 5000, H = 5000, r = rng(11);
+    const noise = Buffer.alloc(W * H);
+    for (let i = 0; i < noise.length; i++) noise[i] = Math.floor(r() * 256);
+    const jpeg = await sharp(noise, { raw: { width: W, height: H, channels: 1 } }).jpeg({ quality: 90 }).toBuffer();
+    const lines = Array.from({ length: 50 }, (_, i) => lineFromWords(Array.from({ length: 4 }, (_, k): Word => ({
+      text: `${1000 + i * 4 + k}.00`, confidence: 0.9, box: { x0: 100 + k * 1200, y0: 80 + i * 98, x1: 500 + k * 1200, y1: 140 + i * 98 },
+    }))));
+    const doc = buildDocument([{ index: 0, source: 'ocr', width: W, height: H, originalWidth: W, originalHeight: H, rotation: 0, lines }]);
+    const fields: FieldResults = { amounts: [], lineAmounts: [], numbers: [], warnings: [] };
+    const started = Date.now();
+    const debug: NonNullable<Parameters<typeof detectFraud>[3]>['debug'] = {};
+    const rep = await detectFraud(await loadInput(jpeg), doc, fields, { debug });
+    const ms = Date.now() - started;
+    expect(debug.image!.copies!.stride).toBeGreaterThan(1); // 4.8 M positions: indexed on a coarser grid
+    expect(debug.image!.copies!.blocks).toBeLessThanOrEqual(400_000);
+    expect(fired(rep)).not.toContain('copy-move');
+    expect(ms).toBeLessThan(30_000);
+  }, 120_000);
 });
 
 describe('tampering: metadata and PDF structure', () => {
