@@ -64,7 +64,11 @@ const perKind = Number(opt('per-kind', '1'));
 const seed = Number(opt('seed', '1'));
 const split = opt('split', 'eval');
 if (!['eval', 'fit', 'all'].includes(split)) throw new Error('--split eval|fit|all');
-const datasets = opt('datasets', 'sroie,indo_receipts_phone').split(',').filter(Boolean);
+// default: the receipt datasets (photos and scans) when the corpus has them, else every dataset with images
+const DEFAULT_DATASETS = ['sroie', 'indo_receipts_phone'];
+const datasets = opt('datasets', null)?.split(',').filter(Boolean)
+  ?? (DEFAULT_DATASETS.every((d) => existsSync(path.join(corpus, d, 'images'))) ? DEFAULT_DATASETS
+    : readdirSync(corpus).filter((d) => existsSync(path.join(corpus, d, 'images'))).sort());
 const workers = Number(opt('workers', '1'));
 const dumpFile = opt('dump', null);
 const keepDir = opt('keep', null);
@@ -313,7 +317,9 @@ for (let i = 0; i < images.length; i++) {
     } else {
       if (!a.signature || !b.signature) continue;
       const s = scorePair(a.signature, b.signature);
-      const rec = { score: s.score, basis: s.basis, a: `${a.receipt}:${a.kind}`, b: `${b.receipt}:${b.kind}` };
+      const sameDataset = a.receipt.split('/')[0] === b.receipt.split('/')[0];
+      const ma = labelOf.get(a.receipt)?.merchantName, mb = labelOf.get(b.receipt)?.merchantName;
+      const rec = { score: s.score, basis: s.basis, a: `${a.receipt}:${a.kind}`, b: `${b.receipt}:${b.kind}`, sameDataset, sameMerchant: Boolean(ma && ma === mb) };
       if (samePurchase(a.receipt, b.receipt)) corpusDuplicates.push(rec); else negatives.push(rec);
     }
   }
@@ -372,6 +378,10 @@ for (const k of kinds) {
   console.log(`  ${k.padEnd(9)} ${String(ps.filter((p) => p.score > THRESHOLD).length).padStart(4)}/${String(ps.length).padEnd(4)} ${pct(ps.filter((p) => p.score > THRESHOLD).length, ps.length).padStart(8)}   ${quant(ps.map((p) => p.score))}`);
 }
 console.log(`different receipts > ${THRESHOLD}: ${negHit}/${negatives.length} = ${pct(negHit, negatives.length)}   (goal <= 0.5 %)`);
+for (const [name, sub] of [['same dataset', negatives.filter((n) => n.sameDataset)], ['same merchant (labelled)', negatives.filter((n) => n.sameMerchant)]]) {
+  const hit = sub.filter((n) => n.score > THRESHOLD).length;
+  console.log(`  of which ${name}: ${hit}/${sub.length} = ${pct(hit, sub.length)}   ${quant(sub.map((n) => n.score))}`);
+}
 console.log(`\nscore distributions\n  same receipt:       ${quant(positives.map((p) => p.score))}\n                      ${histogram(positives.map((p) => p.score))}`);
 console.log(`  different receipts: ${quant(negatives.map((p) => p.score))}\n                      ${histogram(negatives.map((p) => p.score))}`);
 const misses = positives.filter((p) => p.score <= THRESHOLD).sort((a, b) => a.score - b.score);

@@ -8,7 +8,10 @@
  *
  * Pairs: every two images of the same receipt are "same" (original~copy and copy~copy); every two
  * images of different receipts are "different", except receipts the corpus labels as the same purchase
- * (same merchant label, date and total), which are left out. Model: logistic regression on the terms of
+ * (same merchant label, date and total), which are left out; pairs across datasets (easy) are sampled
+ * one in CROSS_SAMPLE and weighted up, different receipts of the same dataset (the hard ones: one
+ * country, shop type or chain template) weighted SAME_DATASET_WEIGHT (--hard-weight, default 3). An
+ * original sampled by several dumps counts once. Model: logistic regression on the terms of
  * score.ts, L2 penalty, the two classes weighted equally (the score is then the probability of "same"
  * at even prior odds), fitted by Newton's method, with sign constraints (agreement never counts against,
  * disagreement never for). Every pair is also added without its image measures at a quarter weight,
@@ -18,7 +21,8 @@
  * scored by a model fitted on the pairs of the other folds. Reported: the share of original~copy pairs
  * above 0.9 (by copy kind) and of different-receipt pairs above 0.9, as the benchmark counts them.
  *
- *   npx tsc -p tsconfig.json && node scripts/fit-similarity.mjs DUMP... [--lambda 1] [--folds 5] [--out models/similarity.json] [--dry-run]
+ *   npx tsc -p tsconfig.json && node scripts/fit-similarity.mjs DUMP... [--lambda 1] [--folds 5] [--out models/similarity.json]
+ *     [--hard-weight 3] [--dry-run] [--no-cv] [--show-misses]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +31,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
-const valued = new Set(['--lambda', '--folds', '--out']);
+const valued = new Set(['--lambda', '--folds', '--out', '--hard-weight']);
 const files = [];
 for (let i = 0; i < argv.length; i++) {
   if (valued.has(argv[i])) i++;
@@ -39,6 +43,10 @@ const folds = Number(opt('folds', '5'));
 const out = path.resolve(opt('out', path.join(repo, 'models', 'similarity.json')));
 const THRESHOLD = 0.9;
 const CONTENT_ONLY_WEIGHT = 0.25;
+const CROSS_SAMPLE = 10;
+// different receipts from the same dataset (same country, shop types, chains: what a campaign's store
+// holds) count this much more than the sampled pairs across datasets
+const SAME_DATASET_WEIGHT = Number(opt('hard-weight', '3'));
 
 const { pairFeatures } = await import(pathToFileURL(path.join(repo, 'dist/similarity/features.js')).href);
 const { termsOf, TERMS } = await import(pathToFileURL(path.join(repo, 'dist/similarity/score.js')).href);
@@ -49,7 +57,12 @@ const labels = new Map();
 for (const f of files) {
   const d = JSON.parse(readFileSync(f, 'utf8'));
   for (const r of d.receipts) labels.set(r.id, r.label);
-  for (const im of d.images) if (im.signature) images.push({ ...im, source: path.basename(f) });
+  for (const im of d.images) {
+    if (!im.signature) continue;
+    // an original sampled by several runs is one image
+    if (im.kind === 'original' && images.some((x) => x.kind === 'original' && x.receipt === im.receipt)) continue;
+    images.push({ ...im, source: path.basename(f) });
+  }
 }
 const samePurchase = (a, b) => {
   const la = labels.get(a), lb = labels.get(b);
@@ -63,13 +76,18 @@ for (let i = 0; i < images.length; i++) {
     const a = images[i], b = images[j];
     const same = a.receipt === b.receipt;
     if (!same && samePurchase(a.receipt, b.receipt)) continue;
+    // pairs across datasets are easy negatives: one in CROSS_SAMPLE is kept, weighted up to stand for the rest
+    const cross = a.receipt.split('/')[0] !== b.receipt.split('/')[0];
+    if (cross && (i * 7919 + j * 104729) % CROSS_SAMPLE !== 0) continue;
+    const w0 = cross ? CROSS_SAMPLE : !same ? SAME_DATASET_WEIGHT : 1;
     const t = termsOf(pairFeatures(a.signature, b.signature));
     const kind = same ? (a.kind === 'original' ? b.kind : b.kind === 'original' ? a.kind : 'copy~copy') : 'different';
-    pairs.push({ x: TERMS.map((n) => t[n]), y: same ? 1 : 0, w: 1, ra: a.receipt, rb: b.receipt, kind, ka: a.kind, kb: b.kind });
+    const count = cross ? CROSS_SAMPLE : 1; // how many pairs this one stands for, in the reported rates
+    pairs.push({ x: TERMS.map((n) => t[n]), y: same ? 1 : 0, w: w0, count, ra: a.receipt, rb: b.receipt, kind, ka: a.kind, kb: b.kind });
     // the same pair without its image measures, at a quarter weight: teaches the content-only case
     // (text-layer PDFs, scans stored before signatures had images) without training data of its own
     const c = termsOf(pairFeatures({ ...a.signature, image: null }, { ...b.signature, image: null }));
-    pairs.push({ x: TERMS.map((n) => c[n]), y: same ? 1 : 0, w: CONTENT_ONLY_WEIGHT, ra: a.receipt, rb: b.receipt, kind: `${kind} (content only)`, ka: a.kind, kb: b.kind, contentOnly: true });
+    pairs.push({ x: TERMS.map((n) => c[n]), y: same ? 1 : 0, w: w0 * CONTENT_ONLY_WEIGHT, count, ra: a.receipt, rb: b.receipt, kind: `${kind} (content only)`, ka: a.kind, kb: b.kind, contentOnly: true });
   }
 }
 const P = TERMS.length + 1; // bias first
@@ -78,8 +96,8 @@ const P = TERMS.length + 1; // bias first
 // Agreement can only add evidence for "same", disagreement only against; a weight fitted with the other
 // sign (collinear measures) is held at 0 and the rest refitted. "Missing" terms are free.
 const SIGN = {
-  thumbCorr: 1, profileCorr: 1, phashSim: 1, totalSame: 1, dateSame: 1, numberSame: 1, timeSame: 1, merchant: 1, amounts: 1, digits: 1, text: 1,
-  aspectDiff: -1, totalDiff: -1, dateDiff: -1, numberDiff: -1, timeDiff: -1,
+  thumbCorr: 1, thumbHigh: 1, thumbUnread: 1, profileCorr: 1, profileHigh: 1, phashSim: 1, totalSame: 1, dateSame: 1, numberSame: 1, timeSame: 1, merchant: 1, amounts: 1, digits: 1, text: 1,
+  aspectDiff: -1, totalDiff: -1, dateDiff: -1, numberDiff: -1, timeDiff: -1, amountsLow: -1, digitsLow: -1, textLow: -1,
 };
 function fit(rows) {
   const fixed = new Set();
@@ -152,13 +170,16 @@ const predict = (beta, x) => {
 // ---------- cross-validation ----------
 const foldOf = new Map(receipts.map((r, i) => [r, i % folds]));
 const cv = []; // { score, y, kind }
-for (let f = 0; f < folds; f++) {
+for (let f = 0; f < (argv.includes('--no-cv') ? 0 : folds); f++) {
   const train = pairs.filter((p) => foldOf.get(p.ra) !== f && foldOf.get(p.rb) !== f);
   const test = pairs.filter((p) => foldOf.get(p.ra) === f && foldOf.get(p.rb) === f);
   const beta = fit(train);
   for (const p of test) cv.push({ score: predict(beta, p.x), y: p.y, kind: p.kind, p });
 }
-const rate = (xs) => (xs.length ? xs.filter((p) => p.score > THRESHOLD).length / xs.length : NaN);
+const rate = (xs) => {
+  const all = xs.reduce((s, p) => s + p.p.count, 0);
+  return all ? xs.filter((p) => p.score > THRESHOLD).reduce((s, p) => s + p.p.count, 0) / all : NaN;
+};
 const kinds = [...new Set(pairs.filter((p) => p.y && !p.contentOnly && p.kind !== 'copy~copy').map((p) => p.kind))].sort();
 const full = cv.filter((p) => !p.p.contentOnly);
 const cvPos = full.filter((p) => p.y && p.kind !== 'copy~copy');
@@ -175,7 +196,7 @@ const summary = {
     differentAbove09: +rate(co.filter((p) => !p.y)).toFixed(5),
   },
   differentAbove09: +rate(cvNeg).toFixed(5),
-  differentPairs: cvNeg.length,
+  differentPairs: cvNeg.reduce((s, p) => s + p.p.count, 0),
 };
 
 if (argv.includes('--show-misses')) {
@@ -198,9 +219,10 @@ const model = {
     receipts: receipts.length,
     images: images.length,
     samePairs: pairs.filter((p) => p.y && !p.contentOnly).length,
-    differentPairs: pairs.filter((p) => !p.y && !p.contentOnly).length,
+    differentPairs: pairs.filter((p) => !p.y && !p.contentOnly).reduce((s, p) => s + p.count, 0),
     contentOnlyWeight: CONTENT_ONLY_WEIGHT,
     lambda,
+    sameDatasetWeight: SAME_DATASET_WEIGHT,
     crossValidated: summary,
   },
 };

@@ -40,10 +40,14 @@ export function pairFeatures(
   a: { image: ImageSignature | null; content: ContentSignature },
   b: { image: ImageSignature | null; content: ContentSignature },
 ): PairFeatures {
-  const ca = a.content, cb = b.content;
-  const img = compareImages(a.image, b.image);
+  return { ...compareImages(a.image, b.image), ...contentFeatures(a.content, b.content) };
+}
+
+export type ContentFeatures = Omit<PairFeatures, keyof ImageFeatures>;
+
+/** The content half of the pair features (cheap). */
+export function contentFeatures(ca: ContentSignature, cb: ContentSignature): ContentFeatures {
   return {
-    ...img,
     total: ca.total !== null && cb.total !== null ? (Math.abs(ca.total - cb.total) < 0.005 ? 1 : 0) : null,
     date: ca.date && cb.date ? (ca.date === cb.date ? 1 : 0) : null,
     number: ca.number && cb.number ? numberMatch(ca.number, cb.number) : null,
@@ -55,7 +59,27 @@ export function pairFeatures(
   };
 }
 
-type ImageFeatures = Pick<PairFeatures, 'thumbCorr' | 'profileCorr' | 'phashDist' | 'aspectDiff'>;
+/**
+ * The smallest aspect difference of the text-area measures both pages have (what the image terms
+ * could at best include, without the costly alignment); null when they have none in common (then
+ * compareImages gives nulls too).
+ */
+export function smallestAspectDiff(a: ImageSignature | null, b: ImageSignature | null): number | null {
+  if (!a || !b) return null;
+  let aspect: number | null = null;
+  for (const [va, vb] of [[a.text, b.text], [a.ink, b.ink]] as Array<[ImageView | null, ImageView | null]>) {
+    if (!va || !vb) continue;
+    const d = va.aspect > 0 && vb.aspect > 0 ? Math.abs(Math.log(va.aspect / vb.aspect)) : 0;
+    aspect = aspect === null ? d : Math.min(aspect, d);
+  }
+  return aspect;
+}
+
+export function compareImagesOf(a: ImageSignature | null, b: ImageSignature | null): ImageFeatures {
+  return compareImages(a, b);
+}
+
+export type ImageFeatures = Pick<PairFeatures, 'thumbCorr' | 'profileCorr' | 'phashDist' | 'aspectDiff'>;
 
 /** The two pages compared through each text-area measure both have; the better-agreeing one counts. */
 function compareImages(a: ImageSignature | null, b: ImageSignature | null): ImageFeatures {
@@ -105,13 +129,35 @@ export function alignProfiles(a: Uint8Array, b: Uint8Array): Alignment {
   const n = a.length;
   const sa = smooth1(a), sb = smooth1(b);
   let best: Alignment = { scale: 1, shift: 0, r: -1 };
-  for (let scale = 0.9; scale <= 1.1001; scale += 0.02) {
+  for (let k = 0; k <= 10; k++) {
+    const scale = 0.9 + 0.02 * k;
     for (let shift = -6; shift <= 6; shift += 1) {
-      const r = correlate(n, (i) => sa[i]!, (i) => sample(sb, scale * (i + 0.5 - n / 2) + n / 2 + shift - 0.5));
+      const r = profileCorrelation(sa, sb, scale, shift);
       if (r > best.r) best = { scale, shift, r };
     }
   }
   return best;
+}
+
+/** Pearson correlation of a with b resampled at scale * (i - centre) + centre + shift (overlap only; -1 under 60 %). */
+function profileCorrelation(a: Float64Array, b: Float64Array, scale: number, shift: number): number {
+  const n = a.length, c = n / 2;
+  let k = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (let i = 0; i < n; i++) {
+    const x = scale * (i + 0.5 - c) + c + shift - 0.5;
+    if (x < 0 || x > n - 1) continue;
+    const j = Math.floor(x), f = x - j;
+    const vb = f === 0 ? b[j]! : b[j]! * (1 - f) + b[j + 1]! * f;
+    const va = a[i]!;
+    k++; sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+  }
+  return pearson(k, n, sa, sb, saa, sbb, sab);
+}
+
+function pearson(k: number, n: number, sa: number, sb: number, saa: number, sbb: number, sab: number): number {
+  if (k < 4 || k < n * 0.6) return -1;
+  const cov = sab - (sa * sb) / k, varA = saa - (sa * sa) / k, varB = sbb - (sb * sb) / k;
+  return varA > 0 && varB > 0 ? cov / Math.sqrt(varA * varB) : 0;
 }
 
 /** [1 2 1] smoothing of a profile. */
@@ -121,42 +167,32 @@ function smooth1(v: Uint8Array): Float64Array {
   return out;
 }
 
-/** Linear interpolation of v at a fractional index; NaN outside. */
-function sample(v: ArrayLike<number>, x: number): number {
-  if (x < 0 || x > v.length - 1) return NaN;
-  const i = Math.floor(x), f = x - i;
-  return f === 0 ? v[i]! : v[i]! * (1 - f) + v[i + 1]! * f;
-}
-
-/** Pearson correlation over indices 0..n-1 where both values exist; 0 with fewer than 4 or a flat side. */
-function correlate(n: number, fa: (i: number) => number, fb: (i: number) => number): number {
-  let k = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-  for (let i = 0; i < n; i++) {
-    const va = fa(i), vb = fb(i);
-    if (Number.isNaN(va) || Number.isNaN(vb)) continue;
-    k++; sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
-  }
-  if (k < 4 || k < n * 0.6) return -1;
-  const cov = sab - (sa * sb) / k, varA = saa - (sa * sa) / k, varB = sbb - (sb * sb) / k;
-  return varA > 0 && varB > 0 ? cov / Math.sqrt(varA * varB) : 0;
-}
-
 /**
  * Thumbnail correlation with b's rows mapped by the profile alignment, best over a small sideways
  * stretch and shift (a crop or a perspective changes the width of the text area too).
  */
 function alignedThumbCorrelation(a: Uint8Array, b: Uint8Array, fit: Alignment): number {
-  const rowScale = THUMB_H / PROFILE_BINS;
+  const w = THUMB_W, h = THUMB_H;
   const sa = smooth(a), sb = smooth(b);
+  const rowShift = fit.shift * (h / PROFILE_BINS);
   let best = -1;
   for (const xs of [0.94, 1, 1.06]) {
     for (const dx of [-0.5, 0, 0.5]) {
-      const r = correlate(THUMB_W * THUMB_H, (i) => sa[i]!, (i) => {
-        const x = xs * ((i % THUMB_W) + 0.5 - THUMB_W / 2) + THUMB_W / 2 + dx - 0.5;
-        const y = Math.floor(i / THUMB_W);
-        const yb = fit.scale * (y + 0.5 - THUMB_H / 2) + THUMB_H / 2 + fit.shift * rowScale - 0.5;
-        return bilinear(sb, THUMB_W, THUMB_H, x, yb);
-      });
+      let k = 0, s1 = 0, s2 = 0, s11 = 0, s22 = 0, s12 = 0;
+      for (let y = 0; y < h; y++) {
+        const yb = fit.scale * (y + 0.5 - h / 2) + h / 2 + rowShift - 0.5;
+        if (yb < -0.01 || yb > h - 0.99) continue;
+        const cy = Math.min(h - 1, Math.max(0, yb)), y0 = Math.floor(cy), y1 = Math.min(h - 1, y0 + 1), fy = cy - y0;
+        for (let x = 0; x < w; x++) {
+          const xb = xs * (x + 0.5 - w / 2) + w / 2 + dx - 0.5;
+          if (xb < -0.01 || xb > w - 0.99) continue;
+          const cx = Math.min(w - 1, Math.max(0, xb)), x0 = Math.floor(cx), x1 = Math.min(w - 1, x0 + 1), fx = cx - x0;
+          const vb = (sb[y0 * w + x0]! * (1 - fx) + sb[y0 * w + x1]! * fx) * (1 - fy) + (sb[y1 * w + x0]! * (1 - fx) + sb[y1 * w + x1]! * fx) * fy;
+          const va = sa[y * w + x]!;
+          k++; s1 += va; s2 += vb; s11 += va * va; s22 += vb * vb; s12 += va * vb;
+        }
+      }
+      const r = pearson(k, w * h, s1, s2, s11, s22, s12);
       if (r > best) best = r;
     }
   }
@@ -176,15 +212,6 @@ function smooth(v: Uint8Array): Float64Array {
     out[y * w + x] = (u + 2 * c + d) / 4;
   }
   return out;
-}
-
-/** Bilinear sample of a w x h grid; NaN outside. */
-function bilinear(v: ArrayLike<number>, w: number, h: number, x: number, y: number): number {
-  if (x < -0.01 || y < -0.01 || x > w - 0.99 || y > h - 0.99) return NaN;
-  const cx = Math.min(w - 1, Math.max(0, x)), cy = Math.min(h - 1, Math.max(0, y));
-  const x0 = Math.floor(cx), y0 = Math.floor(cy), x1 = Math.min(w - 1, x0 + 1), y1 = Math.min(h - 1, y0 + 1);
-  const fx = cx - x0, fy = cy - y0;
-  return (v[y0 * w + x0]! * (1 - fx) + v[y0 * w + x1]! * fx) * (1 - fy) + (v[y1 * w + x0]! * (1 - fx) + v[y1 * w + x1]! * fx) * fy;
 }
 
 const cache = new Map<string, Uint8Array>();
@@ -235,29 +262,4 @@ export function setDice<T>(a: readonly T[], b: readonly T[]): number {
   let common = 0;
   for (const x of b) if (s.has(x)) common++;
   return (2 * common) / (a.length + b.length);
-}
-
-/**
- * Pearson correlation of two w x h grids, best over shifts of b by up to dx cells sideways and dy cells
- * up or down (only the overlapping cells count). 0 when either is flat.
- */
-export function bestCorrelation(a: Uint8Array, b: Uint8Array, w: number, h: number, dx: number, dy: number): number {
-  if (a.length !== w * h || b.length !== w * h) return 0;
-  let best = -1;
-  for (let sy = -dy; sy <= dy; sy++) {
-    for (let sx = -dx; sx <= dx; sx++) {
-      let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-      for (let y = Math.max(0, -sy); y < Math.min(h, h - sy); y++) {
-        for (let x = Math.max(0, -sx); x < Math.min(w, w - sx); x++) {
-          const va = a[y * w + x]!, vb = b[(y + sy) * w + x + sx]!;
-          n++; sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
-        }
-      }
-      if (n < 4) continue;
-      const cov = sab - (sa * sb) / n, varA = saa - (sa * sa) / n, varB = sbb - (sb * sb) / n;
-      const r = varA > 0 && varB > 0 ? cov / Math.sqrt(varA * varB) : 0;
-      if (r > best) best = r;
-    }
-  }
-  return Math.max(-1, best);
 }

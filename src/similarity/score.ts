@@ -12,27 +12,42 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PairFeatures } from './features.js';
-import { pairFeatures } from './features.js';
+import { smallestAspectDiff, compareImagesOf, contentFeatures } from './features.js';
 import type { SimilaritySignature } from './index.js';
 
 /** One term of the model: a transform of a pair feature. */
 export type TermName =
-  | 'thumbCorr' | 'profileCorr' | 'phashSim' | 'aspectDiff' | 'imageMissing'
+  | 'thumbCorr' | 'thumbHigh' | 'thumbUnread' | 'profileCorr' | 'profileHigh' | 'phashSim' | 'aspectDiff' | 'imageMissing'
   | 'totalSame' | 'totalDiff' | 'dateSame' | 'dateDiff' | 'numberSame' | 'numberDiff' | 'timeSame' | 'timeDiff'
-  | 'merchant' | 'amounts' | 'amountsMissing' | 'digits' | 'digitsMissing' | 'text' | 'textMissing';
+  | 'merchant' | 'amounts' | 'amountsLow' | 'amountsMissing' | 'digits' | 'digitsLow' | 'digitsMissing' | 'text' | 'textLow' | 'textMissing';
 
 export const TERMS: readonly TermName[] = [
-  'thumbCorr', 'profileCorr', 'phashSim', 'aspectDiff', 'imageMissing',
+  'thumbCorr', 'thumbHigh', 'thumbUnread', 'profileCorr', 'profileHigh', 'phashSim', 'aspectDiff', 'imageMissing',
   'totalSame', 'totalDiff', 'dateSame', 'dateDiff', 'numberSame', 'numberDiff', 'timeSame', 'timeDiff',
-  'merchant', 'amounts', 'amountsMissing', 'digits', 'digitsMissing', 'text', 'textMissing',
+  'merchant', 'amounts', 'amountsLow', 'amountsMissing', 'digits', 'digitsLow', 'digitsMissing', 'text', 'textLow', 'textMissing',
 ];
+
+/**
+ * Above these correlations the "High" terms grow: different receipts often correlate at 0.6-0.85 (one
+ * template, lines of text), copies of one receipt above 0.9, so the evidence is not linear in r.
+ */
+export const HIGH_CORRELATION = 0.85;
+const high = (v: number | null) => (v === null ? 0 : Math.max(0, v - HIGH_CORRELATION) / (1 - HIGH_CORRELATION));
+
+/** Below these overlaps the "Low" terms grow: little in common, when both sides were read, is evidence of two receipts. */
+export const LOW_OVERLAP = { amounts: 0.4, digits: 0.4, text: 0.5 } as const;
+const low = (v: number | null, at: number) => (v === null ? 0 : Math.max(0, at - v) / at);
 
 /** The model's inputs for a pair (all 0 when the measure is missing, with the matching *Missing term 1). */
 export function termsOf(f: PairFeatures): Record<TermName, number> {
   const img = f.thumbCorr !== null;
   return {
     thumbCorr: img ? f.thumbCorr! : 0,
+    thumbHigh: img ? high(f.thumbCorr) : 0,
+    // the image has to carry the decision when the OCR could not read a side's text
+    thumbUnread: img && f.text === null ? f.thumbCorr! : 0,
     profileCorr: img ? f.profileCorr! : 0,
+    profileHigh: img ? high(f.profileCorr) : 0,
     phashSim: img ? 1 - 2 * f.phashDist! : 0, // 1 identical, ~0 unrelated
     aspectDiff: img && f.aspectDiff !== null ? Math.min(f.aspectDiff, 0.7) : 0,
     imageMissing: img ? 0 : 1,
@@ -46,10 +61,13 @@ export function termsOf(f: PairFeatures): Record<TermName, number> {
     timeDiff: f.time === 0 ? 1 : 0,
     merchant: f.merchant !== null ? f.merchant - 0.5 : 0,
     amounts: f.amounts ?? 0,
+    amountsLow: low(f.amounts, LOW_OVERLAP.amounts),
     amountsMissing: f.amounts === null ? 1 : 0,
     digits: f.digits ?? 0,
+    digitsLow: low(f.digits, LOW_OVERLAP.digits),
     digitsMissing: f.digits === null ? 1 : 0,
     text: f.text ?? 0,
+    textLow: low(f.text, LOW_OVERLAP.text),
     textMissing: f.text === null ? 1 : 0,
   };
 }
@@ -91,8 +109,25 @@ export interface PairScore {
 
 export const MAX_MODEL_SCORE = 0.99;
 
-export function scorePair(a: SimilaritySignature, b: SimilaritySignature, model: SimilarityModel = defaultModel()): PairScore {
-  const features = pairFeatures(a, b);
+/**
+ * The score of a pair. With `floor`, a pair that cannot reach it even with perfectly matching images
+ * (an exact bound from the content and the cheap image measures) is not aligned: null is returned.
+ */
+export function scorePair(a: SimilaritySignature, b: SimilaritySignature, model?: SimilarityModel): PairScore;
+export function scorePair(a: SimilaritySignature, b: SimilaritySignature, model: SimilarityModel | undefined, floor: number): PairScore | null;
+export function scorePair(a: SimilaritySignature, b: SimilaritySignature, model: SimilarityModel = defaultModel(), floor?: number): PairScore | null {
+  const content = contentFeatures(a.content, b.content);
+  if (floor !== undefined) {
+    // the image terms at their best: each correlation or hash term adds at most |weight|
+    const aspect = smallestAspectDiff(a.image, b.image);
+    let bound = logOdds(termsOf({ thumbCorr: null, profileCorr: null, phashDist: null, aspectDiff: null, ...content }), model);
+    if (aspect !== null) {
+      bound = logOdds(termsOf({ thumbCorr: 0, profileCorr: 0, phashDist: 0.5, aspectDiff: aspect, ...content }), model);
+      for (const t of ['thumbCorr', 'thumbHigh', 'thumbUnread', 'profileCorr', 'profileHigh', 'phashSim'] as const) bound += Math.abs(model.weights[t] ?? 0);
+    }
+    if (1 / (1 + Math.exp(-bound)) < floor) return null;
+  }
+  const features: PairFeatures = { ...compareImagesOf(a.image, b.image), ...content };
   const z = logOdds(termsOf(features), model);
   const p = 1 / (1 + Math.exp(-z));
   return { score: Math.min(MAX_MODEL_SCORE, Math.round(p * 1000) / 1000), basis: describe(features), features };

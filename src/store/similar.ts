@@ -76,8 +76,8 @@ export const findSimilarReceipts: SimilarityFinder = (store, q) => {
       }
       if (legacy && q.fingerprint && c.fingerprint === q.fingerprint) add(c, SAME_FINGERPRINT_SCORE, fingerprintBasis);
       if (!stored) continue;
-      const s = scorePair(q.signature, stored);
-      if (s.score >= minScore) add(c, s.score, s.basis);
+      const s = scorePair(q.signature, stored, undefined, minScore);
+      if (s && s.score >= minScore) add(c, s.score, s.basis);
     }
     // legacy scans outside the candidate window that share the exact fingerprint
     if (q.fingerprint) {
