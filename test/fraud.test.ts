@@ -20,7 +20,7 @@ import { rng as rngOf, gauss as gaussOf } from '../bench/rng.mjs';
 import type { FraudReport } from '../src/fraud/index.js';
 import { findCopies } from '../src/fraud/copymove.js';
 import { checkArithmetic } from '../src/fraud/arithmetic.js';
-import { pdfRevisions, secondsBetween } from '../src/fraud/provenance.js';
+import { pdfFindings, pdfRevisions, secondsBetween } from '../src/fraud/provenance.js';
 import { digitalVerdict } from '../src/fraud/digital.js';
 import { detectHandwriting } from '../src/fraud/handwriting.js';
 import { documentFromText } from '../src/document/geometry.js';
@@ -310,6 +310,17 @@ describe('tampering: metadata and PDF structure', () => {
     expect(fired(after)).toEqual(expect.arrayContaining(['pdf-incremental-update', 'pdf-producer-changed', 'pdf-editor', 'metadata-dates']));
     expect(after.tamperingDetection.isTampered).toBe(true);
     expect(after.digitalDetection).toMatchObject({ isDigital: true, details: ['pdf-text-layer'] });
+  });
+});
+
+describe('PDF producers', () => {
+  it('different producers in a file saved once are a weak mismatch; across revisions a change', () => {
+    const once = Buffer.from('%PDF-1.4\n1 0 obj << /Producer (iText 2.0.8) >> endobj\n<x:xmpmeta><pdf:Producer>Adobe PDF Library 9.9</pdf:Producer></x:xmpmeta>\nstartxref\n9\n%%EOF\n', 'latin1');
+    expect(pdfFindings(once).findings.map((f) => f.signal)).toEqual(['pdf-producer-mismatch']);
+    const twice = Buffer.concat([once, Buffer.from('2 0 obj << /Producer (PDFelement) >> endobj\nstartxref\n99\n%%EOF\n', 'latin1')]);
+    expect(pdfFindings(twice).findings.map((f) => f.signal)).toEqual(['pdf-incremental-update', 'pdf-producer-changed']);
+    const linearized = Buffer.from('%PDF-1.4\n1 0 obj << /Linearized 1 >> endobj\nstartxref\n0\n%%EOF\n2 0 obj << /Producer (Word) >> endobj\nstartxref\n9\n%%EOF\n', 'latin1');
+    expect(pdfFindings(linearized).findings).toEqual([]);
   });
 });
 

@@ -11,9 +11,9 @@
  * offsets with exact matches is what rendered (born-digital) text looks like, where glyphs repeat pixel
  * for pixel: the caller uses that for the digital check and skips the copy-move verdict there.
  *
- * Bounded: at most MAX_BLOCKS indexed blocks (large regions are indexed on a coarser grid, `stride`;
- * beyond that the rest is skipped, `truncated`) and query blocks, and at most MAX_CANDIDATES
- * comparisons per query.
+ * Bounded: at most MAX_BLOCKS indexed blocks and MAX_QUERIES query blocks (large regions are indexed
+ * and queried on coarser grids, `stride` and `step`), at most MAX_SCANNED index entries looked at and
+ * MAX_CANDIDATES compared per query.
  */
 import type { Box } from '../document/types.js';
 
@@ -24,11 +24,15 @@ export const MIN_BLOCK_STD = 12;
 /** Quadrant means must agree within this many grey levels to be compared pixel by pixel. */
 const QUAD_TOL = 2.5;
 /** Index cell size (grey levels) of the quadrant means; neighbours within one cell are looked up. */
-const CELL = 4;
-/** Query blocks: every QUERY_STEP-th position in x and y (partners are looked up among all positions). */
-const QUERY_STEP = 3;
-export const MAX_BLOCKS = 400_000;
+const CELL = 2.5;
+/** Query blocks: every step-th position in x and y (partners are looked up among the indexed ones); coarser steps on large regions. */
+const QUERY_STEPS = [3, 5, 7, 11, 13, 17];
+export const MAX_BLOCKS = 250_000;
 const MAX_CANDIDATES = 64;
+/** Index entries looked at per query, compared or not. */
+const MAX_SCANNED = 512;
+/** Query blocks at most. */
+const MAX_QUERIES = 60_000;
 /** Index cells looked up: the query's own cell first (its copy is almost always there), then the neighbours. */
 const NEIGHBOURS: Array<[number, number, number]> = [[0, 0, 0]];
 for (let a = -1; a <= 1; a++) for (let b = -1; b <= 1; b++) for (let c = -1; c <= 1; c++) if (a || b || c) NEIGHBOURS.push([a, b, c]);
@@ -49,14 +53,19 @@ export interface CopyMatchCluster {
 export interface CopyMoveResult {
   /** Textured blocks indexed. */
   blocks: number;
-  /** Stride of the indexed positions (1 unless the regions are large): matches are 1/stride^2 of a full index's. */
+  /** Stride of the indexed positions and step of the queries (1 and 3 unless the regions are large). */
   stride: number;
+  step: number;
+  /** Matches times this are comparable to a run with stride 1 and step 3. */
+  scale: number;
   /** Clusters with at least `minMatches` matches, most matches first (at most 8). */
   clusters: CopyMatchCluster[];
   /** Clusters (offsets) with at least `minMatches` matches, and their matches summed. */
   clusterCount: number;
   matched: number;
   truncated: boolean;
+  /** The same for the matches within `exactDiff` only (when asked). */
+  exact?: { clusters: CopyMatchCluster[]; clusterCount: number; matched: number };
 }
 
 export interface CopyOptions {
@@ -66,10 +75,11 @@ export interface CopyOptions {
   minMatches?: number;
   /** Offsets shorter than this in both directions are ignored: strokes resemble themselves nearby. */
   minOffset?: number;
+  /** Also summarise the matches within this difference (exact repeats), in `exact`. */
+  exactDiff?: number;
 }
 
-/** Strides of the indexed positions (coprime with QUERY_STEP, so every offset stays reachable). */
-const DB_STRIDES = [1, 2, 4, 5, 7, 8, 10];
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
 /** Finds areas inside `regions` (analysis pixels) that repeat pixel for pixel elsewhere in them. */
 export function findCopies(gray: Uint8Array, width: number, height: number, regions: Box[], opts: CopyOptions = {}): CopyMoveResult {
@@ -87,10 +97,12 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     clipped.push(c);
     for (let y = c.y0; y < c.y1; y++) for (let x = c.x0; x < c.x1; x++) { const i = y * width + x; if (!mark[i]) { mark[i] = 1; area++; } }
   }
-  // large text (high-resolution scans): index every stride-th position in x and y; queries stay on the
-  // 3-pixel grid, so a copy at any offset still finds its partner from a share 1/stride^2 of its blocks
-  const stride = DB_STRIDES.find((s) => area / (s * s) <= MAX_BLOCKS) ?? DB_STRIDES[DB_STRIDES.length - 1]!;
-  const truncated = area / (stride * stride) > MAX_BLOCKS;
+  // large text (high-resolution scans): index every stride-th position in x and y and query every
+  // step-th, stride and step coprime, so a copy at any offset still finds partners for a share
+  // 1/(stride * step)^2 of its positions
+  const step = QUERY_STEPS.find((q) => area / (q * q) <= MAX_QUERIES) ?? QUERY_STEPS[QUERY_STEPS.length - 1]!;
+  let stride = 1;
+  while (area / (stride * stride) > MAX_BLOCKS || gcd(stride, step) !== 1) stride++;
   const pos: number[] = [];
   const quads: number[] = [];
   const queries: number[] = [];
@@ -119,10 +131,11 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
         if (pos.length >= MAX_BLOCKS) break outer;
         blockAt(row + x, pos, quads);
       }
-      if (x % QUERY_STEP === 0 && y % QUERY_STEP === 0 && queries.length < MAX_BLOCKS) blockAt(row + x, queries, queryQuads);
+      if (x % step === 0 && y % step === 0 && queries.length < MAX_QUERIES) blockAt(row + x, queries, queryQuads);
     }
   }
   const n = pos.length;
+  const truncated = n >= MAX_BLOCKS || queries.length >= MAX_QUERIES;
   // index on (q0, q1, q3) cells
   const cellKey = (a: number, b: number, c: number) => (a * 97 + b) * 97 + c;
   const index = new Map<number, number[]>();
@@ -132,7 +145,8 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     if (!list) { list = []; index.set(key, list); }
     list.push(k);
   }
-  interface Acc { count: number; diff: number; x0: number; y0: number; x1: number; y1: number }
+  interface Acc { count: number; diff: number; exact: number; exactDiff: number; x0: number; y0: number; x1: number; y1: number }
+  const exactLimit = (opts.exactDiff ?? -1) * B * B;
   const byOffset = new Map<number, Acc>();
   const OFF = 1 << 15;
   const limit = maxDiff * B * B;
@@ -140,16 +154,17 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     const pa = queries[a]!, ax = pa % width, ay = (pa - ax) / width;
     const qa = [queryQuads[4 * a]!, queryQuads[4 * a + 1]!, queryQuads[4 * a + 2]!, queryQuads[4 * a + 3]!];
     const c0 = Math.floor(qa[0]! / CELL), c1 = Math.floor(qa[1]! / CELL), c3 = Math.floor(qa[3]! / CELL);
-    let compared = 0;
+    let compared = 0, scanned = 0;
     let best = -1, bestD = Infinity;
-    for (const [d0, d1, d3] of NEIGHBOURS) {
-      if (compared >= MAX_CANDIDATES) break;
+    for (let nb = 0; nb < NEIGHBOURS.length; nb++) {
+      if (compared >= MAX_CANDIDATES || scanned >= MAX_SCANNED) break;
+      const o = NEIGHBOURS[nb]!;
       {
         {
-          const list = index.get(cellKey(c0 + d0, c1 + d1, c3 + d3));
+          const list = index.get(cellKey(c0 + o[0], c1 + o[1], c3 + o[2]));
           if (!list) continue;
           for (const b of list) {
-            if (compared >= MAX_CANDIDATES) break;
+            if (compared >= MAX_CANDIDATES || ++scanned > MAX_SCANNED) break;
             if (pos[b] === pa) continue;
             if (Math.abs(quads[4 * b]! - qa[0]!) > QUAD_TOL || Math.abs(quads[4 * b + 1]! - qa[1]!) > QUAD_TOL
               || Math.abs(quads[4 * b + 2]! - qa[2]!) > QUAD_TOL || Math.abs(quads[4 * b + 3]! - qa[3]!) > QUAD_TOL) continue;
@@ -173,23 +188,32 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     if (by < ay || (by === ay && bx < ax)) [ux, uy, vx, vy] = [bx, by, ax, ay];
     const key = (vy - uy) * 2 * OFF + (vx - ux + OFF);
     let acc = byOffset.get(key);
-    if (!acc) { acc = { count: 0, diff: 0, x0: ux, y0: uy, x1: ux, y1: uy }; byOffset.set(key, acc); }
+    if (!acc) { acc = { count: 0, diff: 0, exact: 0, exactDiff: 0, x0: ux, y0: uy, x1: ux, y1: uy }; byOffset.set(key, acc); }
     acc.count++;
     acc.diff += bestD / (B * B);
+    if (bestD <= exactLimit) { acc.exact++; acc.exactDiff += bestD / (B * B); }
     if (ux < acc.x0) acc.x0 = ux;
     if (uy < acc.y0) acc.y0 = uy;
     if (ux > acc.x1) acc.x1 = ux;
     if (uy > acc.y1) acc.y1 = uy;
   }
-  const clusters: CopyMatchCluster[] = [];
-  let matched = 0;
-  for (const [key, acc] of byOffset) {
-    if (acc.count < minMatches) continue;
-    matched += acc.count;
-    const dy = Math.floor(key / (2 * OFF)), dx = key - dy * 2 * OFF - OFF;
-    const a: Box = { x0: acc.x0, y0: acc.y0, x1: acc.x1 + B, y1: acc.y1 + B };
-    clusters.push({ dx, dy, matches: acc.count, meanDiff: Math.round((acc.diff / acc.count) * 100) / 100, a, b: { x0: a.x0 + dx, y0: a.y0 + dy, x1: a.x1 + dx, y1: a.y1 + dy } });
-  }
-  clusters.sort((p, q) => q.matches - p.matches || p.meanDiff - q.meanDiff);
-  return { blocks: n, stride, clusters: clusters.slice(0, 8), clusterCount: clusters.length, matched, truncated };
+  const summarise = (count: (a: Acc) => number, diff: (a: Acc) => number) => {
+    const clusters: CopyMatchCluster[] = [];
+    let matched = 0;
+    for (const [key, acc] of byOffset) {
+      const c = count(acc);
+      if (c < minMatches) continue;
+      matched += c;
+      const dy = Math.floor(key / (2 * OFF)), dx = key - dy * 2 * OFF - OFF;
+      const a: Box = { x0: acc.x0, y0: acc.y0, x1: acc.x1 + B, y1: acc.y1 + B };
+      clusters.push({ dx, dy, matches: c, meanDiff: Math.round((diff(acc) / c) * 100) / 100, a, b: { x0: a.x0 + dx, y0: a.y0 + dy, x1: a.x1 + dx, y1: a.y1 + dy } });
+    }
+    clusters.sort((p, q) => q.matches - p.matches || p.meanDiff - q.meanDiff);
+    return { clusters: clusters.slice(0, 8), clusterCount: clusters.length, matched };
+  };
+  const all = summarise((a) => a.count, (a) => a.diff);
+  return {
+    blocks: n, stride, step, scale: (stride * stride * step * step) / 9, ...all, truncated,
+    ...(opts.exactDiff !== undefined ? { exact: summarise((a) => a.exact, (a) => a.exactDiff) } : {}),
+  };
 }

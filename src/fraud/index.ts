@@ -12,7 +12,8 @@
  * - `editing-software`, `pdf-editor`: the metadata names an image or PDF editor;
  * - `metadata-dates`: modified well after (or before) it was created;
  * - `pdf-incremental-update`, `pdf-producer-changed`: the PDF was saved again after its first save,
- *   or names different producers;
+ *   and its revisions name different producers; `pdf-producer-mismatch` (weak): different producers
+ *   in a file saved once;
  * - `arithmetic`: the amounts around the total do not add up (weak alone: OCR misreadings do that too).
  * JPEG error level analysis was measured and left out: re-saving at the file's own quality changes
  * every area about equally (0.01-0.04 grey levels), pasted or not, because the last save already
@@ -70,6 +71,8 @@ export const SIGNAL_SCORES = {
   'metadata-dates': 0.35,
   'pdf-incremental-update': 0.6,
   'pdf-producer-changed': 0.55,
+  /** Info and XMP name different producers in a file saved once (one genuine invoice of the corpus does). */
+  'pdf-producer-mismatch': 0.3,
   /** One relation around the total fails and none holds; two or more fail. */
   arithmetic: 0.2,
   arithmetic2: 0.3,
@@ -122,6 +125,9 @@ export const COPY = {
   /** Offsets shorter than this many text heights (in both directions) are strokes resembling themselves. */
   minOffset: 0.6,
 };
+
+/** Matches within this mean difference (grey levels) are exact repeats (for the digital check). */
+export const EXACT_DIFF = 0.75;
 
 /**
  * Below this share of mid-tones at edges the image is bi-level (thresholded by the scanner, or drawn
@@ -209,7 +215,7 @@ export async function detectFraud(input: LoadedInput, doc: Document, fields: Fie
     if (!digital.isDigital && !bilevel && image.copies) {
       const copy = bestCopy(image.copies, image.textHeight);
       if (copy) {
-        const density = copy.matches * image.copies.stride ** 2 / Math.max(1, (image.textHeight / 8) ** 2);
+        const density = copy.matches * image.copies.scale / Math.max(1, (image.textHeight / 8) ** 2);
         const score = 0.6 + 0.35 * Math.min(1, (density - COPY.minDensity) / 20);
         const texts = wordsIn(image.words, [copy.a, copy.b]);
         add('copy-move', score, `an area of the text repeats pixel for pixel ${Math.round(Math.hypot(copy.dx, copy.dy) / image.raster.scale)} px away (${copy.matches} matching blocks, mean difference ${copy.meanDiff} grey levels)`,
@@ -243,7 +249,7 @@ export async function detectFraud(input: LoadedInput, doc: Document, fields: Fie
 /** The strongest copy cluster that passes the verdict thresholds, unless it is part of a periodic pattern. */
 export function bestCopy(res: CopyMoveResult, textHeight: number): CopyMatchCluster | undefined {
   const minOffset = Math.max(8, COPY.minOffset * textHeight);
-  const unit = Math.max(1, (textHeight / 8) ** 2) / (res.stride * res.stride);
+  const unit = Math.max(1, (textHeight / 8) ** 2) / res.scale;
   for (const c of res.clusters) {
     if (c.meanDiff > COPY.maxDiff || c.matches / unit < COPY.minDensity) continue;
     if (Math.abs(c.dx) < minOffset && Math.abs(c.dy) < minOffset) continue;
@@ -284,16 +290,16 @@ async function imageEvidence(input: LoadedInput, doc: Document, fields: FieldRes
     return { x0: w.box.x0 - p, y0: w.box.y0 - p, x1: w.box.x1 + p, y1: w.box.y1 + p };
   });
   const minOffset = Math.max(8, Math.round(COPY.minOffset * textHeight));
-  const exact = findCopies(r.gray, r.width, r.height, digitRegions, { maxDiff: 0.75, minMatches: 3, minOffset });
+  const copies = findCopies(r.gray, r.width, r.height, digitRegions, { maxDiff: COPY.maxDiff, minMatches: 3, minOffset, exactDiff: EXACT_DIFF });
+  const exact = { blocks: copies.blocks, stride: copies.stride, step: copies.step, scale: copies.scale, truncated: copies.truncated, ...copies.exact! };
   // one dominant offset is a copy (or a repeated line), not the many glyph repeats of rendered text
   const top = exact.clusters[0];
   const dominant = top && top.matches > 0.6 * exact.matched ? top.matches : 0;
-  digital.exactRepeatRate = exact.blocks ? (exact.matched - dominant) / exact.blocks : 0;
+  // per indexed block, as with the full grids (a coarser query step finds fewer)
+  digital.exactRepeatRate = exact.blocks ? ((exact.matched - dominant) / exact.blocks) * (exact.step ** 2 / 9) : 0;
   digital.exactRepeatOffsets = exact.clusterCount;
   digital.gridAlignedRepeats = input.mediaType === 'image/jpeg' && exact.clusterCount >= 2 && exact.clusterCount <= exact.clusters.length
-    && exact.clusters.every((c) => c.dx % 8 === 0 && c.dy % 8 === 0) && exact.matched / Math.max(1, exact.blocks) >= DIGITAL.gridRepeatRate;
-  if (aborted(opts.signal)) return undefined;
-  const copies = findCopies(r.gray, r.width, r.height, digitRegions, { maxDiff: COPY.maxDiff, minMatches: 3, minOffset });
+    && exact.clusters.every((c) => c.dx % 8 === 0 && c.dy % 8 === 0) && (exact.matched / Math.max(1, exact.blocks)) * (exact.step ** 2 / 9) >= DIGITAL.gridRepeatRate;
   if (aborted(opts.signal)) return undefined;
   const focus = styleOutliers(r, color, doc, fields, words, page.index);
   return { page, raster: r, words, copies, exact, textHeight, focus };

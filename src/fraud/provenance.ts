@@ -11,7 +11,7 @@ export const IMAGE_EDITORS = /\b(photoshop|gimp|pixelmator|affinity photo|paint\
 export const PDF_EDITORS = /\b(pdfelement|pdf-?xchange editor|foxit (?:phantompdf|pdf editor)|sejda|pdfescape|smallpdf|ilovepdf|pdffiller|pdf ?candy|nitro pdf|pdf ?expert|pdf editor|master pdf editor|inkscape|acrobat[^;()]*\bedit)/i;
 
 export interface ProvenanceFinding {
-  signal: 'editing-software' | 'pdf-editor' | 'metadata-dates' | 'pdf-incremental-update' | 'pdf-producer-changed';
+  signal: 'editing-software' | 'pdf-editor' | 'metadata-dates' | 'pdf-incremental-update' | 'pdf-producer-changed' | 'pdf-producer-mismatch';
   reason: string;
 }
 
@@ -116,7 +116,11 @@ export function pdfFindings(bytes: Buffer): { findings: ProvenanceFinding[]; rev
     });
   }
   if (r.producers.length > 1) {
-    findings.push({ signal: 'pdf-producer-changed', reason: `the PDF names ${r.producers.length} producers: ${r.producers.map((p) => JSON.stringify(p)).join(', ')}` });
+    const names = r.producers.map((p) => JSON.stringify(p)).join(', ');
+    // across revisions the producer changed; within one save, Info and XMP naming different tools is
+    // common in genuine files (a template from one tool filled by another): weak evidence
+    if (r.revisions > 1) findings.push({ signal: 'pdf-producer-changed', reason: `the PDF's revisions name ${r.producers.length} producers: ${names}` });
+    else findings.push({ signal: 'pdf-producer-mismatch', reason: `the PDF names ${r.producers.length} producers (one save): ${names}` });
   }
   return { findings, revisions: r };
 }
