@@ -6,8 +6,9 @@
  * 1. The first raster page is decoded upright (EXIF, then the OCR's 90° turn), grey, long side
  *    ANALYSIS_LONG_SIDE px.
  * 2. Ink is found with an adaptive threshold (lighting-independent: a gamma or brightness change, a
- *    shadow gradient, leave it alone) and the skew is measured from it: the angle whose horizontal
- *    projection of the ink has the sharpest peaks (text lines) within ±MAX_SKEW degrees.
+ *    shadow gradient, leave it alone) and the skew is measured from its character-sized components:
+ *    the angle whose projection of their tops and bottoms has the sharpest peaks (text lines) within
+ *    ±MAX_SKEW degrees. The page is not resampled: the measures below sample the ink through the turn.
  * 3. The *text area*, measured twice, in the deskewed frame: the extent (1st to 99th percentile) of
  *    the words the OCR read with confidence, and the extent of ink components that have neighbours on
  *    their line (characters). Margins, background, a crop of the margins and a rotation's corners do

@@ -1,9 +1,10 @@
 /**
  * The similarity score of two scans: a logistic model over the pair features (features.ts), fitted by
  * scripts/fit-similarity.mjs on copies of corpus receipts made by bench/similarity.mjs (the fit half of
- * the corpus) and stored in models/similarity.json. Classes are weighted equally when fitting, so the
- * score is the probability of "same receipt" for a pair with even prior odds: above 0.9 the evidence
- * is at least 9:1 for the same receipt.
+ * the corpus) and stored in models/similarity.json. Classes are weighted equally when fitting (and,
+ * among different receipts, those of one dataset three times those across datasets), so the score is
+ * the probability of "same receipt" for a pair with even prior odds: above 0.9 the evidence is at
+ * least 9:1 for the same receipt.
  *
  * Each measure adds its weight times its value to the log-odds; a measure a side cannot provide adds
  * its "missing" weight instead (e.g. a text-layer PDF has no image measures; a receipt whose total was
