@@ -34,3 +34,20 @@ export function spreadSample(corpus, spec, offset = 0) {
     return out.map((name) => ({ ds, id: name.replace(/\.[^.]+$/, ''), name, file: path.join(dir, name) }));
   });
 }
+
+/**
+ * Command-line errors of a bench script: `fail` prints `<prefix>: <message>` and exits 2; `int` parses
+ * a whole number of at least `min` or fails naming the flag.
+ */
+export function cliErrors(prefix) {
+  const fail = (msg) => {
+    process.stderr.write(`${prefix}: ${msg}\n`);
+    process.exit(2);
+  };
+  const int = (v, name, min) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) fail(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+  return { fail, int };
+}

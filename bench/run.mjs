@@ -13,6 +13,9 @@ import os from 'node:os';
 import { spawn, execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIELDS, EXACT_FIELDS, goldFor, scoreItem, summarize, flattenLineItems } from './score.mjs';
+import { cliErrors } from './experiment.mjs';
+
+const { fail, int } = cliErrors('bench');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -46,11 +49,6 @@ function parseArgs(argv) {
   }
   return a;
 }
-function int(v, name, min) {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) fail(`${name} must be an integer >= ${min}`);
-  return n;
-}
 function usage() {
   process.stdout.write(`usage: node bench/run.mjs [options]
   --corpus PATH     corpus folder (default ../shared/corpus from the repo root)
@@ -65,10 +63,6 @@ function usage() {
   --reports DIR     report folder (default bench/reports)
   --no-save         do not write the report folder (still compares with its latest.json)
 `);
-}
-function fail(msg) {
-  process.stderr.write(`bench: ${msg}\n`);
-  process.exit(2);
 }
 
 // ---------------------------------------------------------------- helpers

@@ -31,6 +31,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { rng } from './rng.mjs';
+import { cliErrors } from './experiment.mjs';
+
+const { fail, int } = cliErrors('tamper bench');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -65,11 +68,6 @@ function parseArgs(argv) {
   for (const m of a.modes) if (!['paste', 'render'].includes(m)) fail(`unknown mode ${m}`);
   return a;
 }
-function int(v, name, min) {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) fail(`${name} must be an integer >= ${min}`);
-  return n;
-}
 function usage() {
   process.stdout.write(`usage: node bench/tamper.mjs [options]
   --corpus PATH      corpus folder (default ../shared/corpus from the repo root)
@@ -82,10 +80,6 @@ function usage() {
   --timeout MS       per-file time limit (default 120000)
   --json FILE        also write the per-file results as JSON
 `);
-}
-function fail(msg) {
-  process.stderr.write(`tamper bench: ${msg}\n`);
-  process.exit(2);
 }
 const log = (s) => process.stderr.write(s + '\n');
 const pct = (k, n) => (n ? `${((100 * k) / n).toFixed(1)} % (${k}/${n})` : '-');
