@@ -31,10 +31,10 @@ const sampleSpec = args.sample ?? 'sroie:25,indo_receipts_phone:20,invoices:4';
 const configs = (args.configs ?? 'psm6@1600,psm6@2000,psm6@2400,psm4@2000,psm3@2000').split(',').map(parseConfig);
 
 function parseConfig(s) {
-  const m = /^psm(\d+)@(\d+)(?:\^(\d+))?([gc])?((?:\+t\d)*)(?::([a-z_+]+))?$/.exec(s);
+  const m = /^psm(\d+)@(\d+)(?:\^(\d+))?([gc])?([nhsHKLMNP]*)((?:\+t\d)*)(?::([a-z_+]+))?(#std)?$/.exec(s);
   if (!m) throw new Error(`bad config ${s}`);
-  const flags = m[5] ?? '';
-  return { name: s, psm: m[1], maxLong: Number(m[2]), minLong: Number(m[3] ?? 0), gray: m[4] !== 'c', threshold: /\+t(\d)/.exec(flags)?.[1], langs: m[6] ?? 'eng' };
+  const flags = m[6] ?? '';
+  return { name: s, psm: m[1], maxLong: Number(m[2]), minLong: Number(m[3] ?? 0), gray: m[4] !== 'c', treat: m[5] ?? '', threshold: /\+t(\d)/.exec(flags)?.[1], langs: m[7] ?? 'eng', model: m[8] ? '4.0.0' : '4.0.0_best_int' };
 }
 
 
@@ -86,6 +86,15 @@ async function prepare(file, cfg) {
   let img = sharp(file, { limitInputPixels: 60_000_000 }).rotate();
   if (scale !== 1) img = img.resize(Math.round(w * scale), Math.round(h * scale), { fit: 'fill', kernel: scale > 1 ? 'cubic' : 'lanczos3' });
   if (cfg.gray) img = img.grayscale();
+  if (cfg.treat.includes('n')) img = img.normalise();
+  if (cfg.treat.includes('h')) img = img.clahe({ width: 64, height: 64, maxSlope: 3 });
+  if (cfg.treat.includes('H')) img = img.clahe({ width: 32, height: 32, maxSlope: 3 });
+  if (cfg.treat.includes('K')) img = img.clahe({ width: 128, height: 128, maxSlope: 3 });
+  if (cfg.treat.includes('L')) img = img.clahe({ width: 64, height: 64, maxSlope: 6 });
+  if (cfg.treat.includes('M')) img = img.clahe({ width: 16, height: 16, maxSlope: 3 });
+  if (cfg.treat.includes('N')) img = img.clahe({ width: 24, height: 24, maxSlope: 3 });
+  if (cfg.treat.includes('P')) img = img.clahe({ width: 32, height: 32, maxSlope: 2 });
+  if (cfg.treat.includes('s')) img = img.sharpen({ sigma: 1 });
   const png = await img.flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
   return { png, ms: performance.now() - t0, scale };
 }
@@ -93,22 +102,26 @@ async function prepare(file, cfg) {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const pct = (a) => { const v = a.filter((x) => x !== undefined); return v.length ? `${(100 * v.filter(Boolean).length / v.length).toFixed(0)}% (${v.filter(Boolean).length}/${v.length})` : '-'; };
 
-const items = spreadSample(corpus, sampleSpec, 0);
+const only = args.only ? new Set(String(args.only).split(',')) : null;
+const items = spreadSample(corpus, sampleSpec, 0).filter((it) => !only || only.has(it.id));
 const exp = new Map(items.map((it) => [it.file, expectations(it)]));
 // one worker per language set; a private folder of symlinks lets one worker load several packages' data
 const langDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-params-'));
 const workers = new Map();
-async function workerFor(langs) {
-  if (!workers.has(langs)) {
+async function workerFor(langs, model = '4.0.0_best_int') {
+  const key = `${langs}#${model}`;
+  if (!workers.has(key)) {
+    const dir = path.join(langDir, model);
+    fs.mkdirSync(dir, { recursive: true });
     for (const code of langs.split('+')) {
-      const file = path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int', `${code}.traineddata.gz`);
-      if (!fs.existsSync(path.join(langDir, `${code}.traineddata.gz`))) fs.symlinkSync(file, path.join(langDir, `${code}.traineddata.gz`));
+      const file = path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), model, `${code}.traineddata.gz`);
+      if (!fs.existsSync(path.join(dir, `${code}.traineddata.gz`))) fs.symlinkSync(file, path.join(dir, `${code}.traineddata.gz`));
     }
-    workers.set(langs, await createWorker(langs, OEM.LSTM_ONLY, { langPath: langDir, gzip: true, cacheMethod: 'none', errorHandler: () => {} }));
+    workers.set(key, await createWorker(langs, OEM.LSTM_ONLY, { langPath: dir, gzip: true, cacheMethod: 'none', errorHandler: () => {} }));
   }
-  return workers.get(langs);
+  return workers.get(key);
 }
-for (const cfg of configs) await workerFor(cfg.langs);
+for (const cfg of configs) await workerFor(cfg.langs, cfg.model);
 
 const results = [];
 // Interleave configurations per image so that machine load drifts hit every configuration alike.
@@ -117,7 +130,7 @@ for (const it of items) {
     const prep = await prepare(it.file, cfg);
     const t0 = performance.now();
     const params = { tessedit_pageseg_mode: cfg.psm, debug_file: '/dev/null', ...(cfg.threshold ? { thresholding_method: cfg.threshold } : {}) };
-    const r = await (await workerFor(cfg.langs)).recognize(prep.png, params, { blocks: true, text: false });
+    const r = await (await workerFor(cfg.langs, cfg.model)).recognize(prep.png, params, { blocks: true, text: false });
     const ocrMs = performance.now() - t0;
     const lines = [];
     for (const b of r.data.blocks ?? []) for (const p of b.paragraphs) for (const l of p.lines) {

@@ -17,7 +17,7 @@ import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
 import type { Box, Document, Line } from './document/types.js';
 import { extractFields } from './fields/index.js';
-import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsConfirmation, secondLookDate, secondLookItems } from './fields/second-look.js';
+import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import type { VerboseExtras } from './response/build.js';
@@ -215,6 +215,7 @@ class ReceiptEngine implements Engine {
 
     const pages: Parameters<typeof buildDocument>[0] = [];
     let targetRotation = 0;
+    let enhancedPhoto = false;
     for (const page of input.pages) {
       if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
       if (page.kind === 'text') {
@@ -228,6 +229,7 @@ class ReceiptEngine implements Engine {
         }
         warnings.push(...r.warnings);
         if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
+        if (input.pages.length === 1) enhancedPhoto = r.enhanced;
         pages.push({ ...r.page, index: page.index });
       }
     }
@@ -240,6 +242,17 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
     let fields = extractFields(document, fieldContext);
+    const only = input.pages.length === 1 ? input.pages[0] : undefined;
+    // a photographed page read from its enhanced image: when total or date is uncertain, the plain image too
+    if (enhancedPhoto && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsAlternate(fields) && !signal.aborted) {
+      try {
+        const r = await this.ocr.recognize(only, { languages: langs.codes, signal, rotation: document.pages[0].rotation, enhance: false });
+        const altDoc = buildDocument([{ ...r.page, index: 0 }]);
+        fields = preferAlternate(document, fields, altDoc, extractFields(altDoc, { ...fieldContext, extractLineItems: false }));
+      } catch (e) {
+        if (signal.aborted) throw e; // a failed alternate reading leaves the first
+      }
+    }
     // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
     const reader = async (lines: Line[]) => {
       const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
@@ -261,7 +274,6 @@ class ReceiptEngine implements Engine {
     if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
     // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
     const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-    const only = input.pages.length === 1 ? input.pages[0] : undefined;
     if (confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
       const passes: FieldResults[] = [];
       for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {

@@ -12,7 +12,7 @@ import { OcrPool, defaultPoolSize } from '../src/ocr/pool.js';
 import type { OcrResult } from '../src/ocr/pool.js';
 import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages } from '../src/ocr/languages.js';
 import { textDirection, readingQuality } from '../src/ocr/orientation.js';
-import { encodePgm, rotateGray, cropGray, ocrScale } from '../src/ocr/preprocess.js';
+import { encodePgm, rotateGray, cropGray, ocrScale, loadWorkingImage, paperLevel, PHOTO_MIN_LONG_SIDE } from '../src/ocr/preprocess.js';
 import { boxToPolygon } from '../src/document/geometry.js';
 import type { Box, Polygon, Word } from '../src/document/types.js';
 import { ReceiptKitError } from '../src/errors.js';
@@ -153,6 +153,30 @@ describe('preprocessing and orientation helpers (no OCR)', () => {
     expect(upright.score).toBeGreaterThan(0.3);
     expect(textDirection(rotateGray(img, 90)).vertical).toBe(true);
     expect(textDirection(rotateGray(img, 180)).vertical).toBe(false);
+  });
+
+  it('tells photographed (grey) paper from a scan, and enlarges and equalises only the photo', async () => {
+    expect(paperLevel({ gray: Buffer.alloc(100 * 100, 255), width: 100, height: 100 })).toBe(255);
+    expect(paperLevel({ gray: Buffer.alloc(100 * 100, 200), width: 100, height: 100 })).toBe(200);
+    const scan = await rasterPage(png);
+    const plain = await loadWorkingImage(scan);
+    expect(plain).toMatchObject({ photo: false, width: W, height: H, scale: 1, paperLevel: 255 });
+    // the same receipt photographed: grey paper, uneven light
+    const { data } = await sharp(png).removeAlpha().grayscale().raw().toBuffer({ resolveWithObject: true });
+    const photoPx = Buffer.alloc(W * H);
+    for (let i = 0; i < photoPx.length; i++) photoPx[i] = Math.round(170 + (data[i]! / 255) * 40 + 10 * ((i % W) / W)); // faded ink on grey paper
+    const photoPng = await sharp(photoPx, { raw: { width: W, height: H, channels: 1 } }).png().toBuffer();
+    const photo = await loadWorkingImage(await rasterPage(photoPng));
+    expect(photo.photo).toBe(true);
+    expect(photo.paperLevel).toBeLessThan(236);
+    expect(Math.max(photo.width, photo.height)).toBe(PHOTO_MIN_LONG_SIDE);
+    expect(photo.scale).toBeCloseTo(PHOTO_MIN_LONG_SIDE / W, 3);
+    // equalised: ink and paper pulled apart
+    const spread = (g: Buffer) => { const v = [...g].sort((a, b) => a - b); return v[Math.floor(v.length * 0.995)]! - v[Math.floor(v.length * 0.005)]!; };
+    expect(spread(photoPx)).toBeLessThan(60);
+    expect(spread(photo.gray)).toBeGreaterThan(spread(photoPx) * 1.25);
+    const off = await loadWorkingImage(await rasterPage(photoPng), undefined, false);
+    expect(off).toMatchObject({ photo: false, width: W, height: H });
   });
 
   it('scores a reading by its letter-and-digit words', () => {

@@ -14,6 +14,11 @@
  * Totals are not re-read this way: measured, re-reading a total's line alone agreed on wrong values too
  * often (multi-line totals, amounts whose meaning depends on the lines around them).
  *
+ * Photographed pages are read from an enlarged, locally equalised image (ocr/preprocess.ts). That reading
+ * finds more totals and dates overall but loses some the plain image gave, so when its total or date is
+ * uncertain the plain image is read too (`preferAlternate`): per field, the more confident reading wins.
+ * Measured on the 81 phone photos: totals 60 (enhanced only) / 57 (plain only) -> 67 of 78 expected.
+ *
  * Line items: when the items do not add up to the subtotal or total, their amount lines are read again
  * (all of them, at each text height) and the items are taken from the first reading in which they add
  * up. The arithmetic is the judge, so a re-reading is only used when it makes the receipt consistent.
@@ -41,6 +46,49 @@ export function withLine(doc: Document, index: number, words: Array<Pick<Word, '
   const line: Line = { ...lineFromWords(words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.box }))), index, page: old.page };
   const lines = doc.lines.map((l) => (l.index === index ? line : l));
   return { pages: doc.pages, lines, text: lines.map((l) => l.text).join('\n') };
+}
+
+/** The alternate reading must be this much more confident to replace a field. */
+export const ALTERNATE_MARGIN = 0.05;
+/** Fields an alternate reading of the page may replace. */
+const ALTERNATE_FIELDS = ['totalAmount', 'date'] as const;
+
+/** Does this extraction of a photographed page need the alternate (plain) reading? */
+export function needsAlternate(fields: FieldResults): boolean {
+  return ALTERNATE_FIELDS.some((k) => !fields[k] || fields[k]!.confidence < SECOND_LOOK_BELOW);
+}
+
+/**
+ * Per field (total, date): the alternate reading's value when it is more confident than the first by
+ * ALTERNATE_MARGIN (or the first has none). Its line index is mapped to the first document's line
+ * that overlaps it most (boxes of both readings are in the same upright frame).
+ */
+export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Document, alt: FieldResults): FieldResults {
+  let out = fields;
+  for (const k of ALTERNATE_FIELDS) {
+    const a = alt[k];
+    const f = fields[k];
+    if (!a || (f && a.confidence <= f.confidence + ALTERNATE_MARGIN)) continue;
+    const altLine = altDoc.lines[a.lineIndex];
+    const lineIndex = altLine ? closestLine(doc, altLine) : -1;
+    if (lineIndex < 0) continue;
+    out = { ...out, [k]: { ...a, lineIndex }, evidence: { ...out.evidence, [k]: [...(alt.evidence?.[k] ?? []), 'plain-reading'] } };
+  }
+  return out;
+}
+
+/** Index of the line of `doc` on the same page overlapping `line` most (by area), else nearest by centre; -1 when the page has none. */
+function closestLine(doc: Document, line: Line): number {
+  let best = -1, bestScore = -Infinity;
+  const b = line.box;
+  for (const l of doc.lines) {
+    if (l.page !== line.page) continue;
+    const ox = Math.max(0, Math.min(b.x1, l.box.x1) - Math.max(b.x0, l.box.x0));
+    const oy = Math.max(0, Math.min(b.y1, l.box.y1) - Math.max(b.y0, l.box.y0));
+    const score = ox * oy > 0 ? ox * oy : -Math.abs((b.y0 + b.y1) / 2 - (l.box.y0 + l.box.y1) / 2);
+    if (score > bestScore) { bestScore = score; best = l.index; }
+  }
+  return best;
 }
 
 export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {

@@ -29,7 +29,7 @@ import type { RasterPage } from '../input/types.js';
 import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
 import { findLanguageData, resolveLanguages } from './languages.js';
-import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, loadWorkingImage, rotateGray } from './preprocess.js';
+import { DEFAULT_SCALING, PHOTO_PAPER_BELOW, analysisCopy, cropGray, encodePgm, loadWorkingImage, rotateGray } from './preprocess.js';
 import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
 import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from './orientation.js';
 import type { TextDirection } from './orientation.js';
@@ -49,6 +49,9 @@ export interface OcrResult {
   orientationEvidence?: OrientationEvidence;
   /** Wall time of this call, including waiting for a worker. */
   ms: number;
+  /** The page looked photographed (grey paper); `enhanced` when the photo treatment was applied. */
+  photo: boolean;
+  enhanced: boolean;
   warnings: string[];
 }
 
@@ -74,6 +77,8 @@ export interface RecognizeOptions {
   rotation?: Rotation;
   /** Scaling for this call instead of the pool's (another resolution for a confirming pass). */
   scaling?: Partial<OcrScaling>;
+  /** Enlarge and equalise photographed pages (default true; see preprocess.ts PHOTO_PAPER_BELOW). */
+  enhance?: boolean;
 }
 
 export interface OcrPoolOptions {
@@ -209,6 +214,7 @@ export class OcrPool {
   private readonly langPath: string | undefined;
   private readonly defaultLanguages: string[] | undefined;
   private readonly scaling: OcrScaling;
+  private readonly workCache = new WeakMap<object, Map<string, Promise<WorkingImage>>>();
   private readonly psm: number;
   private readonly slots: Slot[] = [];
   private readonly waiters: Waiter[] = [];
@@ -239,6 +245,25 @@ export class OcrPool {
   get workersCreated(): number { return this.created; }
   get isClosed(): boolean { return this.closed; }
 
+  /**
+   * The working image of a page under a scaling, decoded once per page object: the first reading, line
+   * re-readings and confirming passes of one extraction share it (the photo treatment alone costs
+   * ~250 ms a page). Held weakly by the page's image buffer, so it goes when the input does.
+   */
+  private working(page: RasterPage, scaling: OcrScaling, enhance: boolean): Promise<WorkingImage> {
+    const key = `${scaling.maxLongSide}/${scaling.minLongSide}/${scaling.maxUpscale}/${enhance ? 1 : 0}`;
+    let byKey = this.workCache.get(page.image);
+    if (!byKey) { byKey = new Map(); this.workCache.set(page.image, byKey); }
+    let p = byKey.get(key);
+    if (!p) {
+      const map = byKey;
+      p = loadWorkingImage(page, scaling, enhance);
+      map.set(key, p);
+      p.catch(() => map.delete(key));
+    }
+    return p;
+  }
+
   /** OCRs one raster page: orientation, scaling, recognition, boxes mapped back to original pixels. */
   async recognize(page: RasterPage, opts: RecognizeOptions = {}): Promise<OcrResult> {
     if (this.closed) throw closedError();
@@ -249,7 +274,7 @@ export class OcrPool {
     try {
       const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
       const warnings = [...langs.warnings];
-      const work = await loadWorkingImage(page, opts.scaling ? { ...this.scaling, ...opts.scaling } : this.scaling);
+      const work = await this.working(page, opts.scaling ? { ...this.scaling, ...opts.scaling } : this.scaling, opts.enhance !== false);
       const detect = opts.detectOrientation !== false && opts.rotation === undefined;
       let direction: TextDirection | undefined;
       if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
@@ -295,6 +320,8 @@ export class OcrPool {
         orientationConfidence,
         ...(evidence ? { orientationEvidence: evidence } : {}),
         ms: Math.round(performance.now() - started),
+        photo: work.paperLevel < PHOTO_PAPER_BELOW,
+        enhanced: work.photo,
         warnings,
       };
     } finally {
@@ -315,7 +342,7 @@ export class OcrPool {
     this.inFlight++;
     try {
       const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
-      const work = await loadWorkingImage(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 });
+      const work = await this.working(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 }, true);
       const upright = rotateGray(work, rotation);
       const s = work.scale;
       const slot = await this.acquire(langs.codes, opts.signal);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { confirmByPasses, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
+import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';
 
@@ -95,5 +95,35 @@ describe('confirming passes', () => {
     expect(needsConfirmation(sure)).toBe(false);
     expect(confirmByPasses(sure, [pass(12.4), pass(12.4)]).totalAmount!.confidence).toBe(0.95);
     expect(confirmByPasses(uncertain, [pass(12.4), pass(12.4)]).date).toEqual(uncertain.date);
+  });
+});
+
+describe('the plain reading of a photographed page', () => {
+  const first = extractFields(documentFromText(['SHOP', 'Date 01/02/2020', 'TOTAL RM 12.40', 'CASH 20.00'].join('\n')), ctx);
+  const altDoc = documentFromText(['SHOP', 'Date 01/02/2020', 'CASH 20.00', 'TOTAL RM 12.90'].join('\n'));
+  const alt = extractFields(altDoc, ctx);
+  const withConf = (f: typeof first, total: number, date: number) => ({ ...f, totalAmount: { ...f.totalAmount!, confidence: total }, date: { ...f.date!, confidence: date } });
+
+  it('is only wanted when the total or the date is uncertain or missing', () => {
+    expect(needsAlternate(withConf(first, 0.95, 0.95))).toBe(false);
+    expect(needsAlternate(withConf(first, 0.5, 0.95))).toBe(true);
+    expect(needsAlternate(withConf(first, 0.95, 0.5))).toBe(true);
+    expect(needsAlternate({ ...withConf(first, 0.95, 0.95), date: undefined })).toBe(true);
+  });
+
+  it('replaces a field only by a clearly more confident value, mapped to the first document\'s line', () => {
+    const doc = documentFromText(['SHOP', 'Date 01/02/2020', 'TOTAL RM 12.40', 'CASH 20.00'].join('\n'));
+    const f = preferAlternate(doc, withConf(first, 0.3, 0.95), altDoc, withConf(alt, 0.8, 0.95));
+    expect(f.totalAmount!.value).toBe(12.9);
+    expect(f.totalAmount!.confidence).toBe(0.8);
+    // the alternate's TOTAL is its 4th line; the same place in the first document is its 4th line too
+    expect(f.totalAmount!.lineIndex).toBe(3);
+    expect(f.evidence?.totalAmount).toContain('plain-reading');
+    expect(f.date).toEqual(withConf(first, 0.3, 0.95).date);
+    // within the margin, or less confident: the first reading stays
+    expect(preferAlternate(doc, withConf(first, 0.78, 0.95), altDoc, withConf(alt, 0.8, 0.95)).totalAmount!.value).toBe(12.4);
+    expect(preferAlternate(doc, withConf(first, 0.9, 0.95), altDoc, withConf(alt, 0.5, 0.99)).totalAmount!.value).toBe(12.4);
+    // a missing field is taken from the alternate
+    expect(preferAlternate(doc, { ...withConf(first, 0.9, 0.95), date: undefined }, altDoc, alt).date?.value).toBe(alt.date!.value);
   });
 });
