@@ -276,17 +276,24 @@ class ReceiptEngine implements Engine {
     const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
     if (confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
       const passes: FieldResults[] = [];
+      const passDocs: Document[] = [];
       for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
         if (signal.aborted) break;
         try {
           const r = await this.ocr.recognize(only, { languages: langs.codes, signal, rotation: document.pages[0].rotation, scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } });
-          passes.push(extractFields(buildDocument([{ ...r.page, index: 0 }]), { ...fieldContext, extractLineItems: false }));
+          passDocs.push(buildDocument([{ ...r.page, index: 0 }]));
+          passes.push(extractFields(passDocs.at(-1)!, { ...fieldContext, extractLineItems: false }));
         } catch (e) {
           if (signal.aborted) throw e;
           break; // a failed pass confirms nothing
         }
       }
-      if (passes.length === confirmPasses) fields = confirmByPasses(fields, passes);
+      if (passes.length === confirmPasses) {
+        // a pass that reads the total clearly more confidently replaces it; agreement raises only the first reading's total
+        const first = fields.totalAmount;
+        passes.forEach((p, i) => { fields = preferAlternate(document, fields, passDocs[i]!, p, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
+        if (fields.totalAmount === first) fields = confirmByPasses(fields, passes);
+      }
     }
     warnings.push(...fields.warnings);
     let report: Awaited<ReturnType<typeof detectFraud>> | undefined;

@@ -60,7 +60,8 @@ export const engineOptionsSchema = z.strictObject({
   }).optional(),
   /**
    * Whole-page confirming OCR passes (at other resolutions) for a photo or scan whose total is
-   * uncertain: agreement raises its confidence to 0.9. 0 turns them off (faster), at most 2 (default 2).
+   * uncertain: a pass total more confident by 0.05 replaces it, agreement raises it to 0.9. 0 turns
+   * them off (faster), at most 2 (default 2).
    */
   confirmPasses: z.number().int().min(0).max(2).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */

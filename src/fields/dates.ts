@@ -6,7 +6,7 @@
  */
 import type { Box, Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { parseDates, parseTime, validDate, weekdayIn } from '../locale/dates.js';
+import { guessDates, parseDates, parseTime, validDate, weekdayIn } from '../locale/dates.js';
 import type { ParsedDate, TimeOfDay } from '../locale/dates.js';
 import { repairDigitRuns } from '../locale/numbers.js';
 import { boxesForSpan, confidenceForSpan, fold } from './text.js';
@@ -25,6 +25,8 @@ export interface DateCandidate {
   ocrConfidence: number;
   /** Letters were read as digits to get it. */
   repaired: boolean;
+  /** Not printed as read: a lost separator restored (0) or a digit confusion undone (1 + its rank). */
+  guess?: number;
 }
 
 interface KeywordRule { kind: DateKind; re: RegExp }
@@ -59,6 +61,10 @@ function keywordBefore(text: string): { kind: DateKind; keyword: string } | unde
   return { kind: best.kind, keyword: best.keyword };
 }
 
+const DAY_MS = 86_400_000;
+/** Digit-confusion guesses are only taken when they give a date at most this old. */
+const GUESS_MAX_AGE_YEARS = 15;
+
 /** Every date in the document with its evidence. */
 export function findDateCandidates(doc: Document, locale: Locale, now: Date): DateCandidate[] {
   const maxYear = now.getUTCFullYear() + 1;
@@ -67,7 +73,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
   let dayFirst = locale.dayFirst;
   const perLine = doc.lines.map((line) => {
     const { text, repairs } = repairDigitRuns(line.text);
-    return { line, text, repairs, dates: parseDates(text, dayFirst, maxYear) };
+    return { line, text, repairs, dates: parseDates(text, dayFirst, maxYear) as Array<ParsedDate & { rank?: number }> };
   });
   let dm = 0, md = 0;
   for (const p of perLine) for (const d of p.dates) {
@@ -81,6 +87,15 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
   else if (dm > md && !dayFirst && (!settled || dm >= 2)) dayFirst = true;
   if (dayFirst !== locale.dayFirst) {
     for (const p of perLine) p.dates = parseDates(p.text, dayFirst, maxYear);
+  }
+  // dates an OCR slip hid (a digit misread into an impossible or implausible date, a lost separator)
+  const minMs = now.getTime() - GUESS_MAX_AGE_YEARS * 365 * DAY_MS, maxMs = now.getTime() + DAY_MS;
+  for (const p of perLine) {
+    const plausible = (d: ParsedDate) => { const ms = Date.UTC(d.y, d.m - 1, d.d); return ms >= minMs && ms <= maxMs; };
+    const overlap = (a: ParsedDate, b: ParsedDate) => a.start < b.end && b.start < a.end;
+    const guesses = guessDates(p.text, dayFirst, minMs, maxMs).filter((g) => !p.dates.some((d) => overlap(d, g) && plausible(d)));
+    // an implausible reading (a future or very old year) gives way to the guesses made from it
+    if (guesses.length) p.dates = [...p.dates.filter((d) => !guesses.some((g) => overlap(d, g))), ...guesses];
   }
 
   perLine.forEach((p, li) => {
@@ -110,6 +125,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
         ...(weekday ? { weekday } : {}),
         ocrConfidence: confidenceForSpan(line, d.start, d.end),
         repaired: p.repairs.some((r) => r.start < d.end && r.end > d.start),
+        ...(d.rank !== undefined ? { guess: d.rank } : {}),
       });
     }
   });

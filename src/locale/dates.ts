@@ -19,6 +19,8 @@ export interface ParsedDate extends DateParts {
   sep?: string;
   /** For numeric dates: the order the digits allow ('dm' only, 'md' only, or both). */
   orders?: 'dm' | 'md' | 'both';
+  /** A one-digit first part before a zero-padded second ("6.06.22"): often a digit lost at the edge. */
+  unpadded?: boolean;
 }
 
 export function validDate(y: number, m: number, d: number): boolean {
@@ -85,7 +87,8 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
     const r = readNumericDate(Number(a), Number(b), Number(c), a!.length, c!.length, dayFirst);
     if (!r) continue;
     if (a!.length === 3) continue;
-    found.push({ y: r.y, m: r.m, d: r.d, ambiguous: r.ambiguous, form: a!.length === 4 ? 'iso' : 'numeric', shortYear: a!.length !== 4 && c!.length === 2, start: m.index, end: m.index + m[0].length, sep: s1!, orders: r.orders });
+    const unpadded = a!.length === 1 && b!.length === 2 && b!.startsWith('0');
+    found.push({ y: r.y, m: r.m, d: r.d, ambiguous: r.ambiguous, form: a!.length === 4 ? 'iso' : 'numeric', shortYear: a!.length !== 4 && c!.length === 2, start: m.index, end: m.index + m[0].length, sep: s1!, orders: r.orders, ...(unpadded ? { unpadded } : {}) });
   }
   COMPACT.lastIndex = 0;
   while ((m = COMPACT.exec(text))) {
@@ -98,6 +101,69 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
     if (r) found.push({ ...r, ambiguous: false, form: 'compact', shortYear: false, start: m.index, end: m.index + 8 });
   }
   return found.sort((x, y) => x.start - y.start);
+}
+
+/**
+ * Single-digit OCR confusions, most likely first (a faded base stroke turns 2 into 7, an open 8 reads 3 or 6, ...).
+ */
+const DIGIT_CONFUSIONS: Record<string, string> = { '0': '8692', '1': '74', '2': '7', '3': '852', '4': '1', '5': '63', '6': '580', '7': '21', '8': '3609', '9': '80' };
+
+/** A date that was not printed as read: `rank` 0 when only a lost separator was restored, else 1 + the confusion's rank. */
+export interface GuessedDate extends ParsedDate { rank: number }
+
+/** A dd.mm.yy shape, also with its first separator read as a space or comma when a time follows ("07 08.22-20:30"). */
+const DATE_SHAPE = /(?<![\d.,/:-])(\d{2})([/.\-, ])(\d{2})([/.\-])(\d{4}|\d{2})(?![\d]|[.,]\d)/g;
+const TIME_AFTER = /^[-\s]{0,2}\d{1,2}[:.]\d{2}/;
+
+/**
+ * Dates an OCR slip hid: a numeric date shape that reads as no date, or as one outside [`minMs`, `maxMs`]
+ * (a year in the future, a day 76), read again with one digit replaced by a usual confusion; and a
+ * date whose first separator was lost to a space when a time follows. Only shapes that give no
+ * plausible date as printed are guessed at; each guess carries its rank for the resolver's penalty.
+ */
+export function guessDates(text: string, dayFirst: boolean, minMs: number, maxMs: number): GuessedDate[] {
+  const out: GuessedDate[] = [];
+  const plausible = (y: number, m: number, d: number) => {
+    if (!validDate(y, m, d)) return false;
+    const ms = Date.UTC(y, m - 1, d);
+    return ms >= minMs && ms <= maxMs;
+  };
+  const read = (a: string, b: string, c: string) => {
+    const r = readNumericDate(Number(a), Number(b), Number(c), a.length, c.length, dayFirst);
+    return r && plausible(r.y, r.m, r.d) ? r : undefined;
+  };
+  DATE_SHAPE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DATE_SHAPE.exec(text))) {
+    const [all, a, s1, b, s2, c] = m as unknown as [string, string, string, string, string, string];
+    const timed = TIME_AFTER.test(text.slice(m.index + all.length));
+    const lost = s1 === ' ' || s1 === ',';
+    if (lost && !timed) continue;
+    if (!lost && s1 !== s2) continue;
+    const base = { form: 'numeric' as const, shortYear: c.length === 2, start: m.index, end: m.index + all.length, sep: s2 };
+    const asRead = read(a, b, c);
+    if (asRead) {
+      if (lost) out.push({ y: asRead.y, m: asRead.m, d: asRead.d, ambiguous: asRead.ambiguous, orders: asRead.orders, ...base, rank: 0 });
+      continue;
+    }
+    // one digit at a time: the day and month digits and the last two of the year
+    const digits = (a + b + c.slice(-2)).split('');
+    const seen = new Set<string>();
+    for (let pos = 0; pos < digits.length; pos++) {
+      const alts = DIGIT_CONFUSIONS[digits[pos]!] ?? '';
+      for (let k = 0; k < alts.length; k++) {
+        const t = [...digits];
+        t[pos] = alts[k]!;
+        const r = read(t.slice(0, 2).join(''), t.slice(2, 4).join(''), c.slice(0, -2) + t.slice(4).join(''));
+        if (!r) continue;
+        const key = `${r.y}-${r.m}-${r.d}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ y: r.y, m: r.m, d: r.d, ambiguous: r.ambiguous, orders: r.orders, ...base, rank: 1 + k });
+      }
+    }
+  }
+  return out;
 }
 
 const TIME = /(?<![\d.,:])([01]?\d|2[0-3])\s?[:hH]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*(AM|PM|A\.M\.|P\.M\.))?(?![\d.,]\d)/i;

@@ -43,6 +43,8 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     else if (ms < nowMs - 15 * 365 * DAY) s -= 1;
     s -= 0.3 * (c.line.index / n);
     if (c.ocrConfidence < 0.5) s -= 0.4;
+    if (c.guess !== undefined) s -= c.guess === 0 ? 0.3 : 1.0 + 0.3 * c.guess;
+    if (c.date.unpadded) s -= 0.3;
     return s;
   };
   const scored = cands.map((c) => ({ c, s: scoreOf(c) }));
@@ -60,7 +62,9 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     const c = top.c;
     const k = keyOf(c);
     const same = groups.get(k)!;
-    const rival = tx.find((x) => keyOf(x.c) !== k && x.c.kind !== 'other');
+    // other guesses made from the same printed date are not rival printings (their doubt is in the guess term)
+    const sibling = (x: DateCandidate) => x.guess !== undefined && c.guess !== undefined && x.line === c.line && x.date.start === c.date.start;
+    const rival = tx.find((x) => keyOf(x.c) !== k && x.c.kind !== 'other' && !sibling(x.c));
     const terms: EvidenceTerm[] = [];
     if (c.kind === 'transaction') terms.push({ name: `keyword:${c.keyword}`, weight: c.keywordAt === 'above' ? 0.1 : 0.2 });
     else if (c.kind === 'order') terms.push({ name: 'order-date', weight: 0.2 });
@@ -77,7 +81,7 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     if (c.date.shortYear) terms.push({ name: 'short-year', weight: -0.2 });
     const printings = new Set(same.map((x) => x.line.index)).size;
     if (printings >= 2) terms.push({ name: `repeated:${printings}`, weight: 0.8 });
-    const distinct = new Set(tx.filter((x) => x.c.kind !== 'other').map((x) => keyOf(x.c))).size;
+    const distinct = new Set(tx.filter((x) => x.c.kind !== 'other' && (x.c === c || !sibling(x.c))).map((x) => keyOf(x.c))).size;
     if (distinct === 1) terms.push({ name: 'only-date', weight: 0.6 });
     else terms.push({ name: `other-dates:${distinct - 1}`, weight: -0.4 });
     if (rival) {
@@ -86,10 +90,14 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
       else if (margin < 1.5) terms.push({ name: 'rival', weight: -0.6 });
     }
     const ocr = Math.max(...same.map((x) => x.ocrConfidence));
-    if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
+    // a digit guess is made because the digits were misread: their low OCR confidence is no further doubt
+    if (same.every((x) => (x.guess ?? 0) > 0)) { /* no OCR term */ } else if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
     else if (ocr < 0.5) terms.push({ name: 'ocr-low', weight: -1.5 });
     else if (ocr < 0.75) terms.push({ name: 'ocr-mid', weight: -1.0 });
     if (same.every((x) => x.repaired)) terms.push({ name: 'ocr-repaired', weight: -0.6 });
+    const guess = Math.min(...same.map((x) => x.guess ?? -1).map((g) => (g < 0 ? Infinity : g)));
+    if (same.every((x) => x.guess !== undefined)) terms.push(guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 });
+    if (same.every((x) => x.date.unpadded)) terms.push({ name: 'unpadded-day', weight: -0.8 });
     const ms = msOf(c);
     if (ms > nowMs + DAY) terms.push({ name: 'future', weight: -3 });
     else if (ms < nowMs - 15 * 365 * DAY) terms.push({ name: 'old', weight: -1.5 });

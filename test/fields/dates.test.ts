@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { parseDates, readNumericDate } from '../../src/locale/dates.js';
+import { guessDates, parseDates, readNumericDate } from '../../src/locale/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
@@ -69,7 +69,10 @@ describe('transaction date vs other dates', () => {
   });
 
   it('rejects dates in the future and before 2000', () => {
-    expect(dateOf('Date: 05/06/2030')).toBeUndefined();
+    // never the future date as printed; at most a one-digit-confusion reading of it, with a low confidence
+    expect(dateOf('Date: 05/06/2030')).not.toBe('2030-06-05');
+    expect(extractFields(documentFromText('Date: 05/06/2030'), { extractTime: false, now: NOW }).date?.confidence ?? 0).toBeLessThan(0.5);
+    expect(dateOf('Date: 05/06/2090')).toBeUndefined();
     expect(dateOf('Date: 05/06/1995')).toBeUndefined();
     expect(dateOf('Member since 01/01/2023\nDate: 05/06/2019 10:22')).toBe('2019-06-05');
   });
@@ -91,5 +94,42 @@ describe('transaction date vs other dates', () => {
   it('finds no date where none is printed', () => {
     expect(parseDates('TOTAL 12.50 ITEM 3', true, 2030)).toEqual([]);
     expect(dateOf('TOTAL 12.50\nQTY 3')).toBeUndefined();
+  });
+
+  describe('dates an OCR slip hid', () => {
+    const now = NOW.getTime(), min = now - 15 * 365 * 86_400_000, max = now + 86_400_000;
+    const guesses = (t: string) => guessDates(t, true, min, max).map((g) => [`${g.y}-${g.m}-${g.d}`, g.rank]);
+
+    it('restores a first separator lost to a space only when a time follows', () => {
+      expect(guesses('07 08.22-20:30/2.2.17/F651')).toEqual([['2022-8-7', 0]]);
+      expect(guesses('QTY 07 08.22 EACH')).toEqual([]);
+    });
+
+    it('undoes one digit confusion in an impossible or implausible date, most likely first', () => {
+      expect(guesses('76.06.22 16:09')).toEqual([['2022-6-26', 1], ['2022-6-16', 2]]); // day 76
+      expect(guesses('Tanggal : 21-09-27')[0]).toEqual(['2022-9-21', 1]); // 2027 is in the future
+      expect(guesses('04-08-2002 10:00')).toEqual([['2022-8-4', 4]]); // 2002 is too old
+    });
+
+    it('doubts a one-digit day before a zero-padded month (a digit lost at the edge)', () => {
+      const lost = extractFields(documentFromText('SHOP\n6.05.24-16:09/2.2.15\nTOTAL 5.00'), { extractTime: false, now: NOW }).date!;
+      const whole = extractFields(documentFromText('SHOP\n26.05.24-16:09/2.2.15\nTOTAL 5.00'), { extractTime: false, now: NOW }).date!;
+      expect(lost.value.slice(0, 10)).toBe('2024-05-06');
+      expect(lost.confidence).toBeLessThan(whole.confidence);
+    });
+
+    it('leaves plausible dates and non-dates alone', () => {
+      expect(guesses('Date: 21-09-22')).toEqual([]);
+      expect(guesses('12.34.56 TOTAL 1.500.000')).toEqual([]);
+      expect(guesses('DPP= 38,198 PPN= 4,202')).toEqual([]);
+    });
+
+    it('takes a guess only when nothing plausible is printed, with a middling confidence', () => {
+      const d = extractFields(documentFromText('TOKO MAJU\n76.05.24-16:09/2.2.17\nTOTAL 34,800'), { extractTime: false, now: NOW }).date!;
+      expect(d.value.slice(0, 10)).toBe('2024-05-26');
+      expect(d.confidence).toBeLessThan(0.7);
+      expect(dateOf('TOKO MAJU\n76.05.24-16:09\nTanggal 03.04.24')).toBe('2024-04-03');
+      expect(dateOf('TOKO MAJU\n07 05.24-20:30/2.2.17\nTOTAL 34,800')).toBe('2024-05-07');
+    });
   });
 });

@@ -37,6 +37,19 @@ describe('second look at the date', () => {
     expect(none.date).toEqual(first.date);
   });
 
+  it('does not raise a date guessed from a misread digit when the re-readings make the same guess', async () => {
+    const misread = documentFromText(['CORNER SHOP', '76.01.20-21:13/2.2.17', 'TOTAL 10.00', 'CASH 10.00'].join('\n'));
+    const f = extractFields(misread, ctx);
+    expect(f.date!.value.slice(0, 10)).toBe('2020-01-26');
+    expect(f.evidence!.date!.some((e) => e.startsWith('digit-guess'))).toBe(true);
+    const same = await secondLookDate(misread, f, ctx, reader(['76.01.20-21:13/2.2.17', '76.01.20-21:13/2.2.17', '76.01.20-21:13/2.2.17']));
+    expect(same.date!.confidence).toBe(f.date!.confidence);
+    // readings that print the digits confirm it
+    const printed = await secondLookDate(misread, f, ctx, reader(['26.01.20-21:13/2.2.17', '26.01.20-21:13/2.2.17', '26.01.20-21:13/2.2.17']));
+    expect(printed.date!.value.slice(0, 10)).toBe('2020-01-26');
+    expect(printed.date!.confidence).toBeGreaterThanOrEqual(SECOND_LOOK_BELOW);
+  });
+
   it('does not look again at a certain date', async () => {
     let calls = 0;
     const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
@@ -123,6 +136,13 @@ describe('the plain reading of a photographed page', () => {
     // within the margin, or less confident: the first reading stays
     expect(preferAlternate(doc, withConf(first, 0.78, 0.95), altDoc, withConf(alt, 0.8, 0.95)).totalAmount!.value).toBe(12.4);
     expect(preferAlternate(doc, withConf(first, 0.9, 0.95), altDoc, withConf(alt, 0.5, 0.99)).totalAmount!.value).toBe(12.4);
+    // the same uncertain date from both images rises to 0.9, unless either is a digit guess or the caller says not to
+    const agreed = preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, withConf(alt, 0.95, 0.5));
+    expect(agreed.date!.confidence).toBe(0.9);
+    expect(agreed.evidence?.date).toContain('plain-reading-agrees');
+    const guessed = { ...withConf(alt, 0.95, 0.5), evidence: { date: ['digit-guess:1(-1.2)'] } };
+    expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, guessed).date!.confidence).toBe(0.6);
+    expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, withConf(alt, 0.95, 0.5), ['date'], 'pass', false).date!.confidence).toBe(0.6);
     // a missing field is taken from the alternate
     expect(preferAlternate(doc, { ...withConf(first, 0.9, 0.95), date: undefined }, altDoc, alt).date?.value).toBe(alt.date!.value);
   });
