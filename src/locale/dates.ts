@@ -111,8 +111,8 @@ const DIGIT_CONFUSIONS: Record<string, string> = { '0': '8692', '1': '74', '2': 
 /** A date that was not printed as read: `rank` 0 when only a lost separator was restored, else 1 + the confusion's rank. */
 export interface GuessedDate extends ParsedDate { rank: number }
 
-/** A dd.mm.yy shape, also with its first separator read as a space or comma when a time follows ("07 08.22-20:30"). */
-const DATE_SHAPE = /(?<![\d.,/:-])(\d{2})([/.\-, ])(\d{2})([/.\-])(\d{4}|\d{2})(?![\d]|[.,]\d)/g;
+/** A dd.mm.yy shape, also with a separator misread (space, comma, colon) when a time follows ("07 08.22-20:30"). */
+const DATE_SHAPE = /(?<![\d.,/:-])(\d{2})([/.\-, ])(\d{2})([/.\-:])(\d{4}|\d{2})(?![\d]|[.,:]\d)/g;
 const TIME_AFTER = /^[-\s]{0,2}\d{1,2}[:.]\d{2}/;
 
 /**
@@ -137,8 +137,9 @@ export function guessDates(text: string, dayFirst: boolean, minMs: number, maxMs
   while ((m = DATE_SHAPE.exec(text))) {
     const [all, a, s1, b, s2, c] = m as unknown as [string, string, string, string, string, string];
     const timed = TIME_AFTER.test(text.slice(m.index + all.length));
-    const lost = s1 === ' ' || s1 === ',';
-    if (lost && !timed) continue;
+    // a separator misread: the first as a space or comma, or the second as a colon ("02/07:22 22:25:09"), only before a time
+    const lost = s1 === ' ' || s1 === ',' || s2 === ':';
+    if (lost && (!timed || (s2 === ':' && !/[/.\-]/.test(s1)))) continue;
     if (!lost && s1 !== s2) continue;
     const base = { form: 'numeric' as const, shortYear: c.length === 2, start: m.index, end: m.index + all.length, sep: s2 };
     const asRead = read(a, b, c);

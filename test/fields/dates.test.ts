@@ -103,6 +103,8 @@ describe('transaction date vs other dates', () => {
     it('restores a first separator lost to a space only when a time follows', () => {
       expect(guesses('07 08.22-20:30/2.2.17/F651')).toEqual([['2022-8-7', 0]]);
       expect(guesses('QTY 07 08.22 EACH')).toEqual([]);
+      expect(guesses('02/07:22 22:25:09 Ni Putu')).toEqual([['2022-7-2', 0]]);
+      expect(guesses('TABLE 02 07:22 BILL')).toEqual([]);
     });
 
     it('undoes one digit confusion in an impossible or implausible date, most likely first', () => {
