@@ -12,7 +12,7 @@ import { loadInput } from './input/index.js';
 import type { InputSource, LoadedInput } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
-import { resolveLanguages } from './ocr/languages.js';
+import { countryLanguage, resolveLanguages } from './ocr/languages.js';
 import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
 import type { Box, Document, Line } from './document/types.js';
@@ -100,6 +100,8 @@ interface ScanStart {
 }
 
 const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
+/** The alternate reading of a photo is made in the country's language when the country is at least this sure. */
+const LOCAL_READING_MIN_COUNTRY = 0.6;
 const publicSimilar = (m: SimilarMatch[]) => m.map(({ basis: _b, ...r }) => r);
 
 class ReceiptEngine implements Engine {
@@ -243,14 +245,24 @@ class ReceiptEngine implements Engine {
     };
     let fields = extractFields(document, fieldContext);
     const only = input.pages.length === 1 ? input.pages[0] : undefined;
-    // a photographed page read from its enhanced image: when total or date is uncertain, the plain image too
+    // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
+    // in the country's own language when the document shows one that is installed (values only: the same
+    // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
     if (enhancedPhoto && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsAlternate(fields) && !signal.aborted) {
-      try {
-        const r = await this.ocr.recognize(only, { languages: langs.codes, signal, rotation: document.pages[0].rotation, enhance: false });
-        const altDoc = buildDocument([{ ...r.page, index: 0 }]);
-        fields = preferAlternate(document, fields, altDoc, extractFields(altDoc, { ...fieldContext, extractLineItems: false }));
-      } catch (e) {
-        if (signal.aborted) throw e; // a failed alternate reading leaves the first
+      const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, this.options.langPath) : undefined;
+      const readings = [
+        ...(local && !langs.codes.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
+        { languages: langs.codes, enhance: false, tag: 'plain-reading', confirms: true },
+      ];
+      for (const alt of readings) {
+        if (signal.aborted) break;
+        try {
+          const r = await this.ocr.recognize(only, { languages: alt.languages, signal, rotation: document.pages[0].rotation, enhance: alt.enhance });
+          const altDoc = buildDocument([{ ...r.page, index: 0 }]);
+          fields = preferAlternate(document, fields, altDoc, extractFields(altDoc, { ...fieldContext, extractLineItems: false }), undefined, alt.tag, alt.confirms);
+        } catch (e) {
+          if (signal.aborted) throw e; // a failed alternate reading leaves the first
+        }
       }
     }
     // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)

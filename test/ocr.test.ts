@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { OcrPool, defaultPoolSize } from '../src/ocr/pool.js';
 import type { OcrResult } from '../src/ocr/pool.js';
-import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages } from '../src/ocr/languages.js';
+import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages, countryLanguage } from '../src/ocr/languages.js';
 import { textDirection, readingQuality } from '../src/ocr/orientation.js';
 import { encodePgm, rotateGray, cropGray, ocrScale, loadWorkingImage, paperLevel, PHOTO_MIN_LONG_SIDE } from '../src/ocr/preprocess.js';
 import { boxToPolygon } from '../src/document/geometry.js';
@@ -114,6 +114,15 @@ describe('languages', () => {
     expect(findLanguageData('tha')).toBeUndefined();
     expect(availableLanguages()).toEqual(expect.arrayContaining(['eng', 'fra', 'deu', 'ind']));
     expect(availableLanguages()).not.toContain('osd');
+  });
+
+  it("names a country's own language only when its data is installed", () => {
+    expect(countryLanguage('ID')).toBe('ind');
+    expect(countryLanguage('fr')).toBe('fra');
+    expect(countryLanguage('TH')).toBeUndefined(); // not a Latin script: not an alternate reading
+    expect(countryLanguage('PT')).toBeUndefined(); // por is not installed here
+    expect(countryLanguage('US')).toBeUndefined();
+    expect(countryLanguage('ID', '/nonexistent')).toBe('ind'); // an extra folder adds to the installed data
   });
 
   it('resolves hints, warns about unknown or missing ones and falls back to English', () => {

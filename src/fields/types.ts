@@ -117,6 +117,8 @@ export interface FieldResults {
   amounts: FoundNumber[];
   lineAmounts: FoundNumber[];
   numbers: FoundNumber[];
+  /** The country the document looks to be from (locale inference), when any, and how sure. */
+  country?: { code: string; confidence: number };
   /** Warnings for the caller (e.g. unknown language hint). */
   warnings: string[];
   /** Why each field was chosen (evidence terms with their log-odds), for debugging and the bench. */

@@ -34,6 +34,20 @@ const HINTS: Readonly<Record<string, string>> = {
   fre: 'fra', ger: 'deu', dut: 'nld', chi: 'chi_sim', may: 'msa', cze: 'ces', gre: 'ell', rum: 'ron',
 };
 
+/**
+ * The language most documents of a country are printed in (Latin scripts only: an alternate reading
+ * in it helps with local words, dates and amounts next to them). Countries with several languages are left out.
+ */
+const COUNTRY_LANGUAGE: Readonly<Record<string, string>> = {
+  ID: 'ind', FR: 'fra', DE: 'deu', AT: 'deu', ES: 'spa', IT: 'ita', PT: 'por', NL: 'nld', MY: 'msa', PL: 'pol', TR: 'tur', VN: 'vie', SE: 'swe', DK: 'dan', FI: 'fin', NO: 'nor', CZ: 'ces', HU: 'hun', RO: 'ron', PH: 'fil', MX: 'spa', BR: 'por', AR: 'spa', CO: 'spa', CL: 'spa', PE: 'spa',
+};
+
+/** The installed OCR language of a country (ISO 3166 alpha-2), if it has one. */
+export function countryLanguage(countryCode: string, langPath?: string): string | undefined {
+  const code = COUNTRY_LANGUAGE[countryCode.toUpperCase()];
+  return code && findLanguageData(code, langPath) ? code : undefined;
+}
+
 /** Tesseract codes whose script is not Latin: receipts in them still print prices and brands in Latin. */
 const NON_LATIN = new Set(['jpn', 'chi_sim', 'chi_tra', 'heb', 'tha', 'ara', 'kor', 'rus', 'ell', 'ukr', 'hin']);
 
