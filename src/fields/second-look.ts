@@ -54,6 +54,8 @@ export function withLine(doc: Document, index: number, words: Array<Pick<Word, '
 export const ALTERNATE_MARGIN = 0.05;
 /** Fields an alternate reading of the page may replace. */
 const ALTERNATE_FIELDS = ['totalAmount', 'date'] as const;
+/** ...and the fields it may then replace (the merchant's name is read from the same header pixels). */
+const REPLACEABLE_FIELDS = ['totalAmount', 'date', 'merchantName'] as const;
 
 /** Does this extraction of a photographed page need the alternate (plain) reading? */
 export function needsAlternate(fields: FieldResults): boolean {
@@ -65,7 +67,7 @@ export function needsAlternate(fields: FieldResults): boolean {
  * ALTERNATE_MARGIN (or the first has none). Its line index is mapped to the first document's line
  * that overlaps it most (boxes of both readings are in the same upright frame).
  */
-export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Document, alt: FieldResults, keys: ReadonlyArray<(typeof ALTERNATE_FIELDS)[number]> = ALTERNATE_FIELDS, tag = 'plain-reading', confirmsDate = true): FieldResults {
+export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Document, alt: FieldResults, keys: ReadonlyArray<(typeof REPLACEABLE_FIELDS)[number]> = REPLACEABLE_FIELDS, tag = 'plain-reading', confirmsDate = true): FieldResults {
   let out = fields;
   for (const k of keys) {
     const a = alt[k];

@@ -143,6 +143,10 @@ describe('the plain reading of a photographed page', () => {
     const guessed = { ...withConf(alt, 0.95, 0.5), evidence: { date: ['digit-guess:1(-1.2)'] } };
     expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, guessed).date!.confidence).toBe(0.6);
     expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, withConf(alt, 0.95, 0.5), ['date'], 'pass', false).date!.confidence).toBe(0.6);
+    // the merchant's name too, by the same rule
+    const named = (f: typeof first, name: string, c: number) => ({ ...f, merchantName: { ...f.merchantName!, value: name, confidence: c } });
+    expect(preferAlternate(doc, named(withConf(first, 0.95, 0.95), 'SH0P', 0.4), altDoc, named(alt, 'SHOP', 0.9)).merchantName!.value).toBe('SHOP');
+    expect(preferAlternate(doc, named(withConf(first, 0.95, 0.95), 'SHOP', 0.8), altDoc, named(alt, 'SH0P', 0.82)).merchantName!.value).toBe('SHOP');
     // a missing field is taken from the alternate
     expect(preferAlternate(doc, { ...withConf(first, 0.9, 0.95), date: undefined }, altDoc, alt).date?.value).toBe(alt.date!.value);
   });
