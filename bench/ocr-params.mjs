@@ -10,8 +10,10 @@
 //
 // Usage: node bench/ocr-params.mjs [--corpus ../shared/corpus] [--sample sroie:25,indo_receipts_phone:20,invoices:4]
 //          [--configs psm6@2000,psm4@2000,psm6@2000^1500] [--json out.json]
-// A configuration is `psm<N>@<max long side>[^<min long side>][c][+t<M>][:<langs>]`: images larger than
+// A configuration is `psm<N>@<max long side>[^<min long side>][c][treatments][+t<M>][:<langs>][#std]`: images larger than
 // the max are downscaled, smaller than the min upscaled (at most 3x); grey unless `c` (colour kept);
+// treatments (bench/OCR.md): n normalise; h/H/M/N/K CLAHE with 64/32/16/24/128 px tiles, L 64 px slope 6, P 32 px slope 2;
+// s sharpen; b/W a 24 px border (copied edge / white); #std the 4.0.0 model instead of best_int; --only id,id picks files.
 // `+t<M>` sets tesseract's thresholding_method (0 Otsu, the default; 1 Leptonica adaptive Otsu; 2 Sauvola);
 // `:ind+eng` picks the languages (installed @tesseract.js-data best_int packages; default eng).
 // Reads the corpus in place; never copies corpus files.
@@ -31,7 +33,7 @@ const sampleSpec = args.sample ?? 'sroie:25,indo_receipts_phone:20,invoices:4';
 const configs = (args.configs ?? 'psm6@1600,psm6@2000,psm6@2400,psm4@2000,psm3@2000').split(',').map(parseConfig);
 
 function parseConfig(s) {
-  const m = /^psm(\d+)@(\d+)(?:\^(\d+))?([gc])?([nhsHKLMNP]*)((?:\+t\d)*)(?::([a-z_+]+))?(#std)?$/.exec(s);
+  const m = /^psm(\d+)@(\d+)(?:\^(\d+))?([gc])?([nhsHKLMNPbW]*)((?:\+t\d)*)(?::([a-z_+]+))?(#std)?$/.exec(s);
   if (!m) throw new Error(`bad config ${s}`);
   const flags = m[6] ?? '';
   return { name: s, psm: m[1], maxLong: Number(m[2]), minLong: Number(m[3] ?? 0), gray: m[4] !== 'c', treat: m[5] ?? '', threshold: /\+t(\d)/.exec(flags)?.[1], langs: m[7] ?? 'eng', model: m[8] ? '4.0.0' : '4.0.0_best_int' };
@@ -94,6 +96,8 @@ async function prepare(file, cfg) {
   if (cfg.treat.includes('M')) img = img.clahe({ width: 16, height: 16, maxSlope: 3 });
   if (cfg.treat.includes('N')) img = img.clahe({ width: 24, height: 24, maxSlope: 3 });
   if (cfg.treat.includes('P')) img = img.clahe({ width: 32, height: 32, maxSlope: 2 });
+  if (cfg.treat.includes('b')) img = sharp(await img.flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer()).extend({ top: 24, bottom: 24, left: 24, right: 24, extendWith: 'copy' });
+  if (cfg.treat.includes('W')) img = sharp(await img.flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer()).extend({ top: 24, bottom: 24, left: 24, right: 24, background: '#ffffff' });
   if (cfg.treat.includes('s')) img = img.sharpen({ sigma: 1 });
   const png = await img.flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
   return { png, ms: performance.now() - t0, scale };
