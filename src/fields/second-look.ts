@@ -30,6 +30,7 @@ import { lineFromWords } from '../document/geometry.js';
 import { extractFields } from './index.js';
 import type { FieldContext, FieldResults } from './types.js';
 import { roundConfidence } from '../resolve/confidence.js';
+import { parseTime } from '../locale/dates.js';
 
 /** Text heights (pixels) of the re-readings. */
 export const REREAD_HEIGHTS: readonly number[] = [36, 48, 64];
@@ -103,9 +104,30 @@ function closestLine(doc: Document, line: Line): number {
   return best;
 }
 
+/** With no date at all, at most this many lines holding a time of day are read again to find one. */
+export const MISSING_DATE_LINES = 3;
+
+/** No date was read: the first lines printing a time (dates are printed beside times) are read again; a date two readings of one line agree on is taken, at most 0.8. */
+async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
+  const lines = doc.lines.filter((l) => doc.pages[l.page]?.source === 'ocr' && parseTime(l.text)).slice(0, MISSING_DATE_LINES);
+  if (!lines.length) return fields;
+  const reads = await read(lines);
+  for (const [j, line] of lines.entries()) {
+    const results = (reads[j] ?? []).filter((ws) => ws.length > 0).map((ws) => extractFields(withLine(doc, line.index, ws), { ...ctx, extractLineItems: false }));
+    const values = results.map((r) => (r.date && r.date.lineIndex === line.index && !isGuess(r.evidence?.date) ? r.date.value : undefined));
+    for (const [k, v] of values.entries()) {
+      if (v === undefined || values.filter((x) => x === v).length < 2) continue;
+      const found = results[k]!.date!;
+      return { ...fields, date: { ...found, confidence: roundConfidence(Math.min(found.confidence, 0.8)) }, evidence: { ...fields.evidence, date: [...(results[k]!.evidence?.date ?? []), 'reread-finds'] } };
+    }
+  }
+  return fields;
+}
+
 export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
   const date = fields.date;
-  if (!date || date.confidence >= SECOND_LOOK_BELOW) return fields;
+  if (!date) return findMissingDate(doc, fields, ctx, read);
+  if (date.confidence >= SECOND_LOOK_BELOW) return fields;
   const line = doc.lines[date.lineIndex];
   if (!line || doc.pages[line.page]?.source !== 'ocr') return fields;
   const readings = ((await read([line]))[0] ?? []).filter((ws) => ws.length > 0);

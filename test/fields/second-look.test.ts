@@ -50,6 +50,18 @@ describe('second look at the date', () => {
     expect(printed.date!.confidence).toBeGreaterThanOrEqual(SECOND_LOOK_BELOW);
   });
 
+  it('with no date read, reads the lines with a time again and takes a date two readings agree on', async () => {
+    const lost = documentFromText(['CORNER SHOP', '.U8.20-21:13/2.2.17/T4', 'TOTAL 10.00', 'CASH 10.00'].join('\n'));
+    const f = extractFields(lost, ctx);
+    expect(f.date).toBeUndefined();
+    const two = await secondLookDate(lost, f, ctx, reader(['10.08.20-21:13/2.2.17/T4', '10.08.20-21:13/2.2.17/T4', '.08.20-21:13']));
+    expect(two.date!.value.slice(0, 10)).toBe('2020-08-10');
+    expect(two.date!.confidence).toBeLessThanOrEqual(0.8);
+    expect(two.evidence!.date).toContain('reread-finds');
+    const one = await secondLookDate(lost, f, ctx, reader(['10.08.20-21:13/2.2.17/T4', '16.08.20-21:13', '.08.20-21:13']));
+    expect(one.date).toBeUndefined();
+  });
+
   it('does not look again at a certain date', async () => {
     let calls = 0;
     const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
