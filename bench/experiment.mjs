@@ -49,5 +49,10 @@ export function cliErrors(prefix) {
     if (!Number.isInteger(n) || n < min) fail(`${name} must be an integer >= ${min}`);
     return n;
   };
-  return { fail, int };
+  /** The value after flag `argv[i]`, or a failure naming the flag. */
+  const value = (argv, i, name) => {
+    if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) fail(`${name} needs a value`);
+    return argv[i + 1];
+  };
+  return { fail, int, value };
 }

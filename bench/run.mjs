@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIELDS, EXACT_FIELDS, goldFor, scoreItem, summarize, flattenLineItems } from './score.mjs';
 import { cliErrors } from './experiment.mjs';
 
-const { fail, int } = cliErrors('bench');
+const { fail, int, value } = cliErrors('bench');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -25,10 +25,7 @@ const IMAGE_EXT = /\.(jpe?g|png|pdf|webp|tiff?|heic|heif|gif|bmp)$/i;
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
   const a = { corpus: path.resolve(repoRoot, '../shared/corpus'), datasets: [], ids: [], limit: undefined, out: undefined, cold: 3, timeout: 180_000, opts: {}, engine: undefined, save: true, reports: path.join(here, 'reports') };
-  const need = (i, name) => {
-    if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) fail(`${name} needs a value`);
-    return argv[i + 1];
-  };
+  const need = (i, name) => value(argv, i, name);
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     switch (k) {

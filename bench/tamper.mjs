@@ -33,7 +33,7 @@ import sharp from 'sharp';
 import { rng } from './rng.mjs';
 import { cliErrors } from './experiment.mjs';
 
-const { fail, int } = cliErrors('tamper bench');
+const { fail, int, value } = cliErrors('tamper bench');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -44,10 +44,7 @@ function parseArgs(argv) {
     corpus: path.resolve(repoRoot, '../shared/corpus'), receipts: 60, datasets: ['sroie', 'indo_receipts_phone'],
     modes: ['paste', 'render'], invoices: Infinity, keep: undefined, timeout: 120_000, json: undefined, digital: true,
   };
-  const need = (i, name) => {
-    if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) fail(`${name} needs a value`);
-    return argv[i + 1];
-  };
+  const need = (i, name) => value(argv, i, name);
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     switch (k) {

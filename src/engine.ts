@@ -9,9 +9,10 @@ import type { EngineOptions, EngineOptionsInput, ExtractOptions, ExtractOptionsI
 import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
 import { ReceiptKitError, isReceiptKitError } from './errors.js';
 import { loadInput } from './input/index.js';
-import type { InputSource, LoadedInput } from './input/types.js';
+import type { InputSource, LoadedInput, RasterPage } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
+import type { RecognizeOptions } from './ocr/pool.js';
 import { countryLanguage, resolveLanguages } from './ocr/languages.js';
 import { pageFromText } from './document/layout.js';
 import { buildDocument } from './document/geometry.js';
@@ -245,6 +246,12 @@ class ReceiptEngine implements Engine {
     };
     let fields = extractFields(document, fieldContext);
     const only = input.pages.length === 1 ? input.pages[0] : undefined;
+    /** The one page read again whole (another language, image or scale): its document and simple fields. */
+    const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
+      const r = await this.ocr.recognize(page, { languages: langs.codes, ...how, signal, rotation: document.pages[0]!.rotation });
+      const doc = buildDocument([{ ...r.page, index: 0 }]);
+      return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
+    };
     // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
     // in the country's own language when the document shows one that is installed (values only: the same
     // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
@@ -257,9 +264,8 @@ class ReceiptEngine implements Engine {
       for (const alt of readings) {
         if (signal.aborted) break;
         try {
-          const r = await this.ocr.recognize(only, { languages: alt.languages, signal, rotation: document.pages[0].rotation, enhance: alt.enhance });
-          const altDoc = buildDocument([{ ...r.page, index: 0 }]);
-          fields = preferAlternate(document, fields, altDoc, extractFields(altDoc, { ...fieldContext, extractLineItems: false }), undefined, alt.tag, alt.confirms);
+          const again = await readAgain(only, { languages: alt.languages, enhance: alt.enhance });
+          fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
         } catch (e) {
           if (signal.aborted) throw e; // a failed alternate reading leaves the first
         }
@@ -287,14 +293,11 @@ class ReceiptEngine implements Engine {
     // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
     const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
     if (confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
-      const passes: FieldResults[] = [];
-      const passDocs: Document[] = [];
+      const passes: Array<{ doc: Document; fields: FieldResults }> = [];
       for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
         if (signal.aborted) break;
         try {
-          const r = await this.ocr.recognize(only, { languages: langs.codes, signal, rotation: document.pages[0].rotation, scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } });
-          passDocs.push(buildDocument([{ ...r.page, index: 0 }]));
-          passes.push(extractFields(passDocs.at(-1)!, { ...fieldContext, extractLineItems: false }));
+          passes.push(await readAgain(only, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
         } catch (e) {
           if (signal.aborted) throw e;
           break; // a failed pass confirms nothing
@@ -303,8 +306,8 @@ class ReceiptEngine implements Engine {
       if (passes.length === confirmPasses) {
         // a pass that reads the total clearly more confidently replaces it; agreement raises only the first reading's total
         const first = fields.totalAmount;
-        passes.forEach((p, i) => { fields = preferAlternate(document, fields, passDocs[i]!, p, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
-        if (fields.totalAmount === first) fields = confirmByPasses(fields, passes);
+        passes.forEach((p, i) => { fields = preferAlternate(document, fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
+        if (fields.totalAmount === first) fields = confirmByPasses(fields, passes.map((p) => p.fields));
       }
     }
     warnings.push(...fields.warnings);

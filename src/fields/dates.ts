@@ -6,7 +6,7 @@
  */
 import type { Box, Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { guessDates, parseDates, parseTime, validDate, weekdayIn } from '../locale/dates.js';
+import { guessDates, inWindow, parseDates, parseTime, plausibleWindow, validDate, weekdayIn } from '../locale/dates.js';
 import type { ParsedDate, TimeOfDay } from '../locale/dates.js';
 import { repairDigitRuns } from '../locale/numbers.js';
 import { boxesForSpan, confidenceForSpan, fold } from './text.js';
@@ -61,10 +61,6 @@ function keywordBefore(text: string): { kind: DateKind; keyword: string } | unde
   return { kind: best.kind, keyword: best.keyword };
 }
 
-const DAY_MS = 86_400_000;
-/** Digit-confusion guesses are only taken when they give a date at most this old. */
-const GUESS_MAX_AGE_YEARS = 15;
-
 /** Every date in the document with its evidence. */
 export function findDateCandidates(doc: Document, locale: Locale, now: Date): DateCandidate[] {
   const maxYear = now.getUTCFullYear() + 1;
@@ -89,11 +85,10 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
     for (const p of perLine) p.dates = parseDates(p.text, dayFirst, maxYear);
   }
   // dates an OCR slip hid (a digit misread into an impossible or implausible date, a lost separator)
-  const minMs = now.getTime() - GUESS_MAX_AGE_YEARS * 365 * DAY_MS, maxMs = now.getTime() + DAY_MS;
+  const window = plausibleWindow(now);
+  const overlap = (a: ParsedDate, b: ParsedDate) => a.start < b.end && b.start < a.end;
   for (const p of perLine) {
-    const plausible = (d: ParsedDate) => { const ms = Date.UTC(d.y, d.m - 1, d.d); return ms >= minMs && ms <= maxMs; };
-    const overlap = (a: ParsedDate, b: ParsedDate) => a.start < b.end && b.start < a.end;
-    const guesses = guessDates(p.text, dayFirst, minMs, maxMs).filter((g) => !p.dates.some((d) => overlap(d, g) && plausible(d)));
+    const guesses = guessDates(p.text, dayFirst, window).filter((g) => !p.dates.some((d) => overlap(d, g) && inWindow(d, window)));
     // an implausible reading (a future or very old year) gives way to the guesses made from it
     if (guesses.length) p.dates = [...p.dates.filter((d) => !guesses.some((g) => overlap(d, g))), ...guesses];
   }

@@ -64,18 +64,18 @@ export function needsAlternate(fields: FieldResults): boolean {
 }
 
 /**
- * Per field (total, date): the alternate reading's value when it is more confident than the first by
+ * Per field (total, date, merchant name): the alternate reading's value when it is more confident than the first by
  * ALTERNATE_MARGIN (or the first has none). Its line index is mapped to the first document's line
  * that overlaps it most (boxes of both readings are in the same upright frame).
  */
 export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Document, alt: FieldResults, keys: ReadonlyArray<(typeof REPLACEABLE_FIELDS)[number]> = REPLACEABLE_FIELDS, tag = 'plain-reading', confirmsDate = true): FieldResults {
   let out = fields;
+  const d = fields.date;
   for (const k of keys) {
     const a = alt[k];
     const f = fields[k];
     // the same date from both images, neither a digit guess: two readings of different pixels agree
-    const d = fields.date;
-    if (k === 'date' && d && alt.date && alt.date.value === d.value && d.confidence < SECOND_LOOK_BELOW && confirmsDate && !isGuess(fields.evidence?.date) && !isGuess(alt.evidence?.date)) {
+    if (k === 'date' && confirmsDate && d && alt.date?.value === d.value && d.confidence < SECOND_LOOK_BELOW && !isGuess(fields.evidence?.date) && !isGuess(alt.evidence?.date)) {
       out = { ...out, date: { ...d, confidence: roundConfidence(SECOND_LOOK_BELOW) }, evidence: { ...out.evidence, date: [...(out.evidence?.date ?? []), `${tag}-agrees`] } };
       continue;
     }
@@ -136,12 +136,12 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
   const again = results.map((r) => r.date);
   const values = again.map((d) => d?.value);
   // a date guessed from a misread digit is confirmed only by readings that print it, not by the same guess again
-  const guessed = isGuess;
-  if (values.every((v) => v === date.value) && !results.some((r) => guessed(r.evidence?.date))) {
+  if (results.some((r) => isGuess(r.evidence?.date))) return fields;
+  if (values.every((v) => v === date.value)) {
     return { ...fields, date: { ...date, confidence: roundConfidence(Math.max(date.confidence, SECOND_LOOK_BELOW)) }, evidence: { ...fields.evidence, date: [...(fields.evidence?.date ?? []), 'reread-agrees'] } };
   }
   const first = again[0];
-  if (first && values.every((v) => v !== undefined && v === first.value) && !results.some((r) => guessed(r.evidence?.date))) {
+  if (first && values.every((v) => v !== undefined && v === first.value)) {
     return { ...fields, date: { ...first, confidence: roundConfidence(Math.min(first.confidence, 0.8)) }, evidence: { ...fields.evidence, date: [...(fields.evidence?.date ?? []), `reread-corrects:${date.value.slice(0, 10)}`] } };
   }
   return fields;

@@ -6,7 +6,8 @@
 import sharp from 'sharp';
 import type { Box, Page } from '../document/types.js';
 import type { RasterPage } from '../input/types.js';
-import { DEFAULT_LIMITS } from '../input/types.js';
+import { pageDecodeLimit } from '../input/types.js';
+import { firstChannel } from '../ocr/preprocess.js';
 
 /**
  * Pixel cap of the grey analysis image. The input stage already refuses images over its own limit
@@ -33,23 +34,14 @@ export interface ColorSample {
   rgb: Uint8Array;
 }
 
-function inputLimit(page: RasterPage): number {
-  return Math.max(DEFAULT_LIMITS.maxPixels, Math.ceil(page.width * page.height * 1.01));
-}
-
 /** Decodes a raster page to upright grey for the Document's page (rotation applied), capped in pixels. */
 export async function loadRaster(page: RasterPage, rotation: Page['rotation'], maxPixels = GRAY_MAX_PIXELS): Promise<Raster> {
   const px = page.width * page.height;
   const factor = px > maxPixels ? Math.ceil(Math.sqrt(px / maxPixels)) : 1;
-  let img = sharp(page.image, { limitInputPixels: inputLimit(page), failOn: 'none' }).autoOrient();
+  let img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient();
   if (factor > 1) img = img.resize({ width: Math.max(1, Math.floor(page.width / factor)), height: Math.max(1, Math.floor(page.height / factor)), fit: 'fill', kernel: 'linear' });
   const { data, info } = await img.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  let gray: Uint8Array = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (info.channels !== 1) {
-    const g = new Uint8Array(info.width * info.height);
-    for (let i = 0; i < g.length; i++) g[i] = gray[i * info.channels]!;
-    gray = g;
-  }
+  let gray: Uint8Array = firstChannel(data, info).gray;
   let width = info.width, height = info.height;
   if (rotation) ({ data: gray, width, height } = rotatePixels(gray, width, height, 1, rotation));
   return { width, height, gray, scale: width / (rotation === 90 || rotation === 270 ? page.height : page.width) };
@@ -58,7 +50,7 @@ export async function loadRaster(page: RasterPage, rotation: Page['rotation'], m
 /** A small upright colour copy of a raster page (for colour statistics). */
 export async function loadColorSample(page: RasterPage, rotation: Page['rotation'], maxPixels = COLOR_MAX_PIXELS): Promise<ColorSample> {
   const px = page.width * page.height;
-  let img = sharp(page.image, { limitInputPixels: inputLimit(page), failOn: 'none' }).autoOrient();
+  let img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient();
   if (px > maxPixels) {
     const s = Math.sqrt(maxPixels / px);
     img = img.resize({ width: Math.max(1, Math.round(page.width * s)), height: Math.max(1, Math.round(page.height * s)), fit: 'fill', kernel: 'nearest' });

@@ -25,6 +25,14 @@ export interface InputLimits {
 
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
 
+/**
+ * sharp's `limitInputPixels` for decoding a raster page again after the input stage accepted it: the
+ * default pixel limit, or the page's own size when an engine raised that limit.
+ */
+export function pageDecodeLimit(page: { width: number; height: number }): number {
+  return Math.max(DEFAULT_LIMITS.maxPixels, Math.ceil(page.width * page.height * 1.01));
+}
+
 /** A page that needs OCR. */
 export interface RasterPage {
   kind: 'raster';

@@ -115,22 +115,36 @@ export interface GuessedDate extends ParsedDate { rank: number }
 const DATE_SHAPE = /(?<![\d.,/:-])(\d{2})([/.\-, ])(\d{2})([/.\-:])(\d{4}|\d{2})(?![\d]|[.,:]\d)/g;
 const TIME_AFTER = /^[-\s]{0,2}\d{1,2}[:.]\d{2}/;
 
+const DAY_MS = 86_400_000;
+/** A receipt dated more than this many years back is implausible (also: more than a day ahead). */
+export const PLAUSIBLE_MAX_AGE_YEARS = 15;
+
+/** The span of plausible transaction dates, in ms since the epoch. */
+export interface DateWindow { minMs: number; maxMs: number }
+
+/** Plausible dates seen from `now`: at most a day ahead (time zones), at most PLAUSIBLE_MAX_AGE_YEARS back. */
+export function plausibleWindow(now: Date): DateWindow {
+  const t = now.getTime();
+  return { minMs: t - PLAUSIBLE_MAX_AGE_YEARS * 365 * DAY_MS, maxMs: t + DAY_MS };
+}
+
+/** Is the day inside the window? */
+export function inWindow(p: DateParts, w: DateWindow): boolean {
+  const ms = Date.UTC(p.y, p.m - 1, p.d);
+  return ms >= w.minMs && ms <= w.maxMs;
+}
+
 /**
- * Dates an OCR slip hid: a numeric date shape that reads as no date, or as one outside [`minMs`, `maxMs`]
+ * Dates an OCR slip hid: a numeric date shape that reads as no date, or as one outside the window
  * (a year in the future, a day 76), read again with one digit replaced by a usual confusion; and a
  * date whose first separator was lost to a space when a time follows. Only shapes that give no
  * plausible date as printed are guessed at; each guess carries its rank for the resolver's penalty.
  */
-export function guessDates(text: string, dayFirst: boolean, minMs: number, maxMs: number): GuessedDate[] {
+export function guessDates(text: string, dayFirst: boolean, window: DateWindow): GuessedDate[] {
   const out: GuessedDate[] = [];
-  const plausible = (y: number, m: number, d: number) => {
-    if (!validDate(y, m, d)) return false;
-    const ms = Date.UTC(y, m - 1, d);
-    return ms >= minMs && ms <= maxMs;
-  };
   const read = (a: string, b: string, c: string) => {
     const r = readNumericDate(Number(a), Number(b), Number(c), a.length, c.length, dayFirst);
-    return r && plausible(r.y, r.m, r.d) ? r : undefined;
+    return r && inWindow(r, window) ? r : undefined;
   };
   DATE_SHAPE.lastIndex = 0;
   let m: RegExpExecArray | null;

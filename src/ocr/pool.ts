@@ -29,7 +29,7 @@ import type { RasterPage } from '../input/types.js';
 import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
 import { findLanguageData, resolveLanguages } from './languages.js';
-import { DEFAULT_SCALING, PHOTO_PAPER_BELOW, analysisCopy, cropGray, encodePgm, loadWorkingImage, rotateGray } from './preprocess.js';
+import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, firstChannel, loadWorkingImage, rotateGray } from './preprocess.js';
 import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
 import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from './orientation.js';
 import type { TextDirection } from './orientation.js';
@@ -49,8 +49,7 @@ export interface OcrResult {
   orientationEvidence?: OrientationEvidence;
   /** Wall time of this call, including waiting for a worker. */
   ms: number;
-  /** The page looked photographed (grey paper); `enhanced` when the photo treatment was applied. */
-  photo: boolean;
+  /** The page looked photographed (grey paper) and was read from its enlarged, equalised image. */
   enhanced: boolean;
   warnings: string[];
 }
@@ -320,7 +319,6 @@ export class OcrPool {
         orientationConfidence,
         ...(evidence ? { orientationEvidence: evidence } : {}),
         ms: Math.round(performance.now() - started),
-        photo: work.paperLevel < PHOTO_PAPER_BELOW,
         enhanced: work.photo,
         warnings,
       };
@@ -366,7 +364,7 @@ export class OcrPool {
               .normalise()
               .raw()
               .toBuffer({ resolveWithObject: true });
-            const img: GrayImage = { gray: info.channels === 1 ? data : Buffer.from(data.filter((_, i) => i % info.channels === 0)), width: info.width, height: info.height };
+            const img: GrayImage = firstChannel(data, info);
             const words = (await this.ocr(slot, img, opts.signal, 7)).flat();
             out.push(words.map((w) => ({
               text: w.text, confidence: w.confidence,

@@ -17,7 +17,7 @@
 import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
-import { DEFAULT_LIMITS } from '../input/types.js';
+import { pageDecodeLimit } from '../input/types.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
 
@@ -79,7 +79,7 @@ export function ocrScale(width: number, height: number, scaling: OcrScaling = DE
 /** Decodes a raster page once into the working image (`enhancePhotos`: apply the photo treatment when the paper is grey). */
 export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = DEFAULT_SCALING, enhancePhotos = true): Promise<WorkingImage> {
   const started = performance.now();
-  const limitInputPixels = Math.max(DEFAULT_LIMITS.maxPixels, Math.ceil(page.width * page.height * 1.01));
+  const limitInputPixels = pageDecodeLimit(page);
   let originalWidth = page.width, originalHeight = page.height;
   if (!(originalWidth > 0 && originalHeight > 0)) {
     const m = await sharp(page.image, { limitInputPixels }).metadata().catch((e: unknown) => { throw unreadable(e); });
@@ -101,12 +101,7 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((e: unknown) => { throw unreadable(e); });
-  let gray = data;
-  if (info.channels !== 1) { // defensive: keep the first channel
-    gray = Buffer.alloc(info.width * info.height);
-    for (let i = 0; i < gray.length; i++) gray[i] = data[i * info.channels]!;
-  }
-  let img2: GrayImage = { gray, width: info.width, height: info.height };
+  let img2: GrayImage = firstChannel(data, info);
   const level = paperLevel(img2);
   const photo = enhancePhotos && level < PHOTO_PAPER_BELOW;
   if (photo) img2 = await treatPhoto(img2, originalWidth, originalHeight, scaling);
@@ -157,7 +152,15 @@ async function treatPhoto(img: GrayImage, originalWidth: number, originalHeight:
   const { data, info } = await pipe
     .clahe({ width: PHOTO_CLAHE_TILE, height: PHOTO_CLAHE_TILE, maxSlope: 3 })
     .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  return { gray: info.channels === 1 ? data : Buffer.from(data.filter((_, i) => i % info.channels === 0)), width: info.width, height: info.height };
+  return firstChannel(data, info);
+}
+
+/** The grey raster of a sharp raw output: its first channel (sharp may still hand back more than one). */
+export function firstChannel(data: Buffer, info: { width: number; height: number; channels: number }): GrayImage {
+  if (info.channels === 1) return { gray: data, width: info.width, height: info.height };
+  const gray = Buffer.alloc(info.width * info.height);
+  for (let i = 0; i < gray.length; i++) gray[i] = data[i * info.channels]!;
+  return { gray, width: info.width, height: info.height };
 }
 
 function unreadable(e: unknown): ReceiptKitError {

@@ -6,6 +6,7 @@
  */
 import type { DateCandidate } from '../fields/dates.js';
 import type { Locale } from '../locale/index.js';
+import { plausibleWindow } from '../locale/dates.js';
 import { confidenceFrom } from './confidence.js';
 import type { EvidenceTerm } from './confidence.js';
 
@@ -15,13 +16,12 @@ export interface ChosenDate {
   evidence: string[];
 }
 
-const DAY = 86_400_000;
 const keyOf = (c: DateCandidate) => `${c.date.y}-${c.date.m}-${c.date.d}`;
 const msOf = (c: DateCandidate) => Date.UTC(c.date.y, c.date.m - 1, c.date.d);
 
 /** Chooses the transaction date and the due date. */
 export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, lineCount: number): { date?: ChosenDate; dueDate?: ChosenDate } {
-  const nowMs = now.getTime();
+  const window = plausibleWindow(now);
   const n = Math.max(1, lineCount);
   const groups = new Map<string, DateCandidate[]>();
   for (const c of cands) {
@@ -39,8 +39,8 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     if (c.weekday === 'mismatch') s -= 1;
     if (c.date.ambiguous) s -= 0.2;
     const ms = msOf(c);
-    if (ms > nowMs + DAY) s -= 4;
-    else if (ms < nowMs - 15 * 365 * DAY) s -= 1;
+    if (ms > window.maxMs) s -= 4;
+    else if (ms < window.minMs) s -= 1;
     s -= 0.3 * (c.line.index / n);
     if (c.ocrConfidence < 0.5) s -= 0.4;
     if (c.guess !== undefined) s -= c.guess === 0 ? 0.3 : 1.0 + 0.3 * c.guess;
@@ -89,18 +89,22 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
       if (margin < 0.7) terms.push({ name: 'close-rival', weight: -1.5 });
       else if (margin < 1.5) terms.push({ name: 'rival', weight: -0.6 });
     }
-    const ocr = Math.max(...same.map((x) => x.ocrConfidence));
     // a digit guess is made because the digits were misread: their low OCR confidence is no further doubt
-    if (same.every((x) => (x.guess ?? 0) > 0)) { /* no OCR term */ } else if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
-    else if (ocr < 0.5) terms.push({ name: 'ocr-low', weight: -1.5 });
-    else if (ocr < 0.75) terms.push({ name: 'ocr-mid', weight: -1.0 });
+    if (!same.every((x) => (x.guess ?? 0) > 0)) {
+      const ocr = Math.max(...same.map((x) => x.ocrConfidence));
+      if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
+      else if (ocr < 0.5) terms.push({ name: 'ocr-low', weight: -1.5 });
+      else if (ocr < 0.75) terms.push({ name: 'ocr-mid', weight: -1.0 });
+    }
     if (same.every((x) => x.repaired)) terms.push({ name: 'ocr-repaired', weight: -0.6 });
-    const guess = Math.min(...same.map((x) => x.guess ?? -1).map((g) => (g < 0 ? Infinity : g)));
-    if (same.every((x) => x.guess !== undefined)) terms.push(guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 });
+    if (same.every((x) => x.guess !== undefined)) {
+      const guess = Math.min(...same.map((x) => x.guess!));
+      terms.push(guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 });
+    }
     if (same.every((x) => x.date.unpadded)) terms.push({ name: 'unpadded-day', weight: -0.8 });
     const ms = msOf(c);
-    if (ms > nowMs + DAY) terms.push({ name: 'future', weight: -3 });
-    else if (ms < nowMs - 15 * 365 * DAY) terms.push({ name: 'old', weight: -1.5 });
+    if (ms > window.maxMs) terms.push({ name: 'future', weight: -3 });
+    else if (ms < window.minMs) terms.push({ name: 'old', weight: -1.5 });
     out.date = { candidate: c, confidence: confidenceFrom(0.9, terms), evidence: terms.map((t) => `${t.name}(${t.weight})`) };
   }
   const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];

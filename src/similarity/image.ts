@@ -23,7 +23,7 @@
  */
 import sharp from 'sharp';
 import type { RasterPage } from '../input/types.js';
-import { DEFAULT_LIMITS } from '../input/types.js';
+import { pageDecodeLimit } from '../input/types.js';
 import { connectedComponents, inkMask } from '../ocr/orientation.js';
 import type { ComponentBox } from '../ocr/orientation.js';
 import { rotateGray } from '../ocr/preprocess.js';
@@ -97,7 +97,7 @@ function normRotation(r: number): Rotation {
 }
 
 async function decodeGrey(page: RasterPage): Promise<GrayImage> {
-  const limitInputPixels = Math.max(DEFAULT_LIMITS.maxPixels, Math.ceil(page.width * page.height * 1.01));
+  const limitInputPixels = pageDecodeLimit(page);
   const { data, info } = await sharp(page.image, { limitInputPixels, failOn: 'none' })
     .rotate()
     .flatten({ background: '#ffffff' })

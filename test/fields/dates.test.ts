@@ -98,7 +98,7 @@ describe('transaction date vs other dates', () => {
 
   describe('dates an OCR slip hid', () => {
     const now = NOW.getTime(), min = now - 15 * 365 * 86_400_000, max = now + 86_400_000;
-    const guesses = (t: string) => guessDates(t, true, min, max).map((g) => [`${g.y}-${g.m}-${g.d}`, g.rank]);
+    const guesses = (t: string) => guessDates(t, true, { minMs: min, maxMs: max }).map((g) => [`${g.y}-${g.m}-${g.d}`, g.rank]);
 
     it('restores a first separator lost to a space only when a time follows', () => {
       expect(guesses('07 08.22-20:30/2.2.17/F651')).toEqual([['2022-8-7', 0]]);
