@@ -135,3 +135,17 @@ describe('transaction date vs other dates', () => {
     });
   });
 });
+
+describe('a year printed against the time (a reader that drops the space)', () => {
+  it('reads the date and the time', async () => {
+    const { parseDates, parseTime } = await import('../../src/locale/dates.js');
+    for (const [text, ymd] of [['24 Mar201818:23', [2018, 3, 24]], ['Date:06/03/201812:06:00', [2018, 3, 6]], ['Mar 3, 201709:15', [2017, 3, 3]]] as const) {
+      const [d] = parseDates(text, true, 2030);
+      expect([d?.y, d?.m, d?.d], text).toEqual(ymd);
+    }
+    expect(parseTime('24 Mar201818:23')).toMatchObject({ h: 18, m: 23 });
+    // not a year: an amount or an id running into a time stays unread as a date
+    expect(parseDates('INV 1234/05/201899', true, 2030)).toEqual([]);
+    expect(parseTime('ID 551818:23')).toBeUndefined();
+  });
+});
