@@ -20,6 +20,7 @@ import type { Box, Document, Line } from './document/types.js';
 import { extractFields } from './fields/index.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
+import { combineReadings, readersAgree } from './fields/combine.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import type { VerboseExtras } from './response/build.js';
 import { readSource } from './input/source.js';
@@ -128,7 +129,11 @@ class ReceiptEngine implements Engine {
       store: () => this.openStore(),
       validate: (rules, input, opts, campaignId) => this.validateWith(rules, input, opts, campaignId),
     });
-    this.ocr = new OcrPool({ ...(options.workers ? { size: options.workers } : {}), ...(options.langPath ? { langPath: options.langPath } : {}) });
+    this.ocr = new OcrPool({
+      ...(options.workers ? { size: options.workers } : {}),
+      ...(options.langPath ? { langPath: options.langPath } : {}),
+      ...(options.secondReader === false ? { secondReader: false } : {}),
+    });
   }
 
   get pending(): number { return this.inFlight; }
@@ -252,10 +257,24 @@ class ReceiptEngine implements Engine {
       const doc = buildDocument([{ ...r.page, index: 0 }]);
       return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
     };
+    // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
+    // give the same total and date, tesseract's own re-readings below have nothing left to settle
+    let second: { doc: Document; fields: FieldResults } | undefined;
+    if (only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && this.ocr.secondReaderOn && !signal.aborted) {
+      try {
+        const page = await this.ocr.readSecond(only, document.pages[0].rotation, { enhance: false, signal });
+        const doc = buildDocument([{ ...page, index: 0 }]);
+        second = { doc, fields: extractFields(doc, fieldContext) };
+      } catch (e) {
+        if (signal.aborted) throw e;
+        warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    const settled = !!second && readersAgree(fields, second.fields, ['totalAmount', 'date']);
     // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
     // in the country's own language when the document shows one that is installed (values only: the same
     // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
-    if (enhancedPhoto && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsAlternate(fields) && !signal.aborted) {
+    if (!settled && enhancedPhoto && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsAlternate(fields) && !signal.aborted) {
       const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, this.options.langPath) : undefined;
       const readings = [
         ...(local && !langs.codes.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
@@ -288,11 +307,11 @@ class ReceiptEngine implements Engine {
       }
       return out;
     };
-    fields = await secondLookDate(document, fields, fieldContext, reader);
+    if (!settled) fields = await secondLookDate(document, fields, fieldContext, reader);
     if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
     // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
     const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-    if (confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
+    if (!settled && confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
       const passes: Array<{ doc: Document; fields: FieldResults }> = [];
       for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
         if (signal.aborted) break;
@@ -310,6 +329,8 @@ class ReceiptEngine implements Engine {
         if (fields.totalAmount === first) fields = confirmByPasses(fields, passes.map((p) => p.fields));
       }
     }
+    // the second reading weighed against the first (and what the re-readings above made of it)
+    if (second) fields = combineReadings(document, fields, second.doc, second.fields);
     warnings.push(...fields.warnings);
     let report: Awaited<ReturnType<typeof detectFraud>> | undefined;
     if (fraud && !signal.aborted) {

@@ -64,6 +64,13 @@ export const engineOptionsSchema = z.strictObject({
    * them off (faster), at most 2 (default 2).
    */
   confirmPasses: z.number().int().min(0).max(2).optional(),
+  /**
+   * Read one-page images a second time with PaddleOCR (PP-OCRv4, ONNX, in process; src/ocr/paddle.ts)
+   * and weigh both readings' total, date, tax and items (src/fields/combine.ts). Default true; false
+   * reads with tesseract alone (faster, less accurate). Without the runtime installed it is skipped with
+   * a warning.
+   */
+  secondReader: z.boolean().optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),
   /** Default per-call timeout in ms (default none). */

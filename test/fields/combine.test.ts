@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { combineReadings, READERS_DISAGREE_CAP } from '../../src/fields/combine.js';
+import { documentFromText } from '../../src/document/geometry.js';
+
+const ctx = { extractTime: false, extractLineItems: true, now: new Date('2024-06-01T00:00:00Z') };
+const read = (lines: string[]) => { const doc = documentFromText(lines.join('\n')); return { doc, fields: extractFields(doc, ctx) }; };
+const HEAD = ['CORNER SHOP SDN BHD', 'DATE 12/03/2024'];
+
+describe('two readings weighed', () => {
+  it('agreement: the value stays and its confidence becomes that of either reading being right', () => {
+    const a = read([...HEAD, 'TOTAL 10.00', 'CASH 10.00']);
+    const b = read([...HEAD, 'TOTAL 10.00', 'CASH 10.00']);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    const ca = a.fields.totalAmount!.confidence, cb = b.fields.totalAmount!.confidence;
+    expect(out.totalAmount?.value).toBe(10);
+    expect(out.totalAmount!.confidence).toBeCloseTo(Math.min(0.99, 1 - (1 - ca) * (1 - cb)), 2);
+    expect(out.totalAmount!.confidence).toBeGreaterThanOrEqual(Math.max(ca, cb));
+    expect(out.evidence?.totalAmount).toContain('second-reader-agrees');
+    expect(out.date?.value).toBe(a.fields.date?.value);
+  });
+
+  it('disagreement: the more confident value, held below 0.9, on the first document\'s line', () => {
+    // the first reading lost the total's label: its total is a weak guess; the second reads it labelled
+    const a = read([...HEAD, 'ITEM A 4.00', 'T0TAI 16.00', 'CASH 20.00']);
+    const b = read([...HEAD, 'ITEM A 4.00', 'TOTAL 18.00', 'CASH 20.00']);
+    expect(b.fields.totalAmount!.confidence).toBeGreaterThan(a.fields.totalAmount?.confidence ?? 0);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.totalAmount?.value).toBe(18);
+    expect(out.totalAmount!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+    expect(out.totalAmount!.lineIndex).toBe(3);
+    // the other way round the first, more confident, reading stands, also held below 0.9
+    const back = combineReadings(b.doc, b.fields, a.doc, a.fields);
+    expect(back.totalAmount?.value).toBe(18);
+    expect(back.totalAmount!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+    expect(back.evidence?.totalAmount).toContain('second-reader-differs');
+  });
+
+  it('a field only the second reading has is taken as read', () => {
+    const a = read(['CORNER SHOP SDN BHD', 'TOTAL 10.00']);
+    const b = read(HEAD.concat(['TOTAL 10.00']));
+    expect(a.fields.date).toBeUndefined();
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.date?.value).toBe(b.fields.date!.value);
+    expect(out.date!.confidence).toBe(b.fields.date!.confidence);
+    expect(out.evidence?.date).toContain('second-reader-only');
+  });
+
+  it('line items: the second reading\'s when they add up and the first\'s do not', () => {
+    const a = read([...HEAD, 'NASI LEMAK 5.00', 'TEH TARIK 2.8O', 'TOTAL 7.50']);
+    const b = read([...HEAD, 'NASI LEMAK 5.00', 'TEH TARIK 2.50', 'TOTAL 7.50']);
+    expect(b.fields.itemsCheck?.matches).toBe(true);
+    expect(a.fields.itemsCheck?.matches).not.toBe(true);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.lineItems?.map((i) => i.totalPrice.value)).toEqual([5, 2.5]);
+    for (const it of out.lineItems ?? []) expect(a.doc.lines[it.lineIndex]).toBeDefined();
+    // both adding up: the first reading's items stay
+    const same = combineReadings(b.doc, b.fields, a.doc, a.fields);
+    expect(same.lineItems).toBe(b.fields.lineItems);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The second reader (src/ocr/paddle.ts): CTC decoding into words, boxes from a probability map, a real
+ * reading of a fixture, and the engine weighing both readings (src/fields/combine.ts) end to end.
+ */
+import { describe, expect, it, afterAll } from 'vitest';
+import path from 'node:path';
+import sharp from 'sharp';
+import { DET_BOX_SCORE, PaddleReader, boxesFromMap, decode, paddleModelFiles } from '../src/ocr/paddle.js';
+import { createEngine } from '../src/engine.js';
+
+const FIX = path.resolve(__dirname, '../fixtures');
+
+/** CTC output: one-hot-ish rows, class index per step (0 = blank), probability p. */
+function ctc(classes: number, seq: Array<[number, number?]>): Float32Array {
+  const out = new Float32Array(seq.length * classes);
+  seq.forEach(([c, p = 0.95], t) => {
+    for (let k = 0; k < classes; k++) out[t * classes + k] = Math.min((1 - p) / (classes - 1), p / 2);
+    out[t * classes + c] = p;
+  });
+  return out;
+}
+
+describe('CTC decoding', () => {
+  const dict = ['a', 'b', 'c', ' ']; // class k reads dict[k - 1]
+  it('collapses repeats, drops blanks, and splits words at spaces and at wide gaps', () => {
+    // a a _ b _ c _ a _ _ _ _ _ _ _ b _ c  -> chars at steps 0, 3, 5, 7, 15, 17: median gap 2, gap 8 splits
+    const seq: Array<[number, number?]> = [[1], [1], [0], [2], [0], [3], [0], [1], [0], [0], [0], [0], [0], [0], [0], [2], [0], [3]];
+    const words = decode(ctc(5, seq), seq.length, 5, dict);
+    expect(words.map((w) => w.text)).toEqual(['abca', 'bc']);
+    expect(words[0]!.from).toBeLessThan(words[0]!.to);
+    expect(words[0]!.to).toBeLessThanOrEqual(words[1]!.from);
+    expect(words[1]!.to).toBeLessThanOrEqual(1);
+    expect(words[0]!.confidence).toBeCloseTo(0.95, 2);
+  });
+
+  it('a space character ends a word; a character read below 0.2 is dropped', () => {
+    const seq: Array<[number, number?]> = [[1], [0], [2], [0], [4], [0], [3], [1, 0.15], [2]];
+    const words = decode(ctc(5, seq), seq.length, 5, dict);
+    expect(words.map((w) => w.text)).toEqual(['ab', 'cb']);
+  });
+
+  it('nothing read gives no words', () => {
+    const seq: Array<[number, number?]> = [[0], [0], [0]];
+    expect(decode(ctc(5, seq), 3, 5, dict)).toEqual([]);
+  });
+});
+
+describe('text boxes from the detector map', () => {
+  function map(w: number, h: number, rects: Array<[number, number, number, number, number]>): Float32Array {
+    const m = new Float32Array(w * h);
+    for (const [x0, y0, x1, y1, p] of rects) for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) m[y * w + x] = p;
+    return m;
+  }
+
+  it('finds each region, top to bottom, grown around its pixels', () => {
+    const boxes = boxesFromMap(map(120, 60, [[10, 40, 90, 48, 0.9], [20, 10, 60, 18, 0.8]]), 120, 60);
+    expect(boxes).toHaveLength(2);
+    const [top, bottom] = boxes;
+    expect(top!.cy).toBeCloseTo(13.5, 0);
+    expect(bottom!.cy).toBeCloseTo(43.5, 0);
+    expect(Math.abs(top!.uy)).toBeLessThan(1e-6); // horizontal
+    expect(2 * top!.hw).toBeGreaterThan(40); // grown past the 40 px of the region
+    expect(2 * top!.hh).toBeGreaterThan(8);
+    expect(2 * top!.hh).toBeLessThan(20);
+  });
+
+  it('drops faint regions and specks', () => {
+    const boxes = boxesFromMap(map(100, 40, [[5, 5, 60, 12, DET_BOX_SCORE - 0.15 + 0.1], [70, 20, 72, 22, 0.9], [10, 25, 80, 33, 0.9]]), 100, 40);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.cy).toBeCloseTo(28.5, 0);
+  });
+
+  it('follows a slanted line', () => {
+    const w = 200, h = 100, m = new Float32Array(w * h);
+    for (let x = 20; x < 180; x++) for (let d = 0; d < 8; d++) m[(30 + Math.round(x * 0.2) + d) * w + x] = 0.9;
+    const [b] = boxesFromMap(m, w, h);
+    expect(Math.atan2(b!.uy, b!.ux)).toBeCloseTo(Math.atan(0.2), 1);
+    expect(2 * b!.hh).toBeLessThan(25);
+  });
+});
+
+describe('reading a page', () => {
+  const reader = new PaddleReader();
+  it('its models are installed (a dependency of the package)', () => {
+    expect(paddleModelFiles()?.rec).toMatch(/PP-OCRv4_rec/);
+  });
+
+  afterAll(() => reader.close());
+
+  it('reads the fixture receipt: its total and its words in place', async () => {
+    const { data, info } = await sharp(path.join(FIX, 'receipt-en-simple.png')).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const words = await reader.read({ gray: data, width: info.width, height: info.height });
+    const text = words.map((w) => w.text).join(' ');
+    expect(text).toMatch(/TOTAL/i);
+    expect(text).toContain('29.05');
+    for (const w of words) {
+      expect(w.box.x0).toBeLessThan(w.box.x1);
+      expect(w.box.x1).toBeLessThanOrEqual(info.width + 30);
+      expect(w.confidence).toBeGreaterThan(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+    }
+    // the total's amount sits right of the TOTAL keyword on the same row
+    const total = words.find((w) => w.text.includes('29.05'))!;
+    const label = words.filter((w) => /^TOTAL/i.test(w.text)).find((w) => Math.abs((w.box.y0 + w.box.y1) / 2 - (total.box.y0 + total.box.y1) / 2) < 15);
+    expect(label).toBeDefined();
+    expect(label!.box.x1).toBeLessThan(total.box.x0);
+  }, 60_000);
+
+  it('without its models it rejects with the reason, every time, quickly', async () => {
+    const missing = new PaddleReader({ modelDir: path.join(FIX, 'no-such-models') });
+    const img = { gray: Buffer.alloc(64 * 64, 255), width: 64, height: 64 };
+    await expect(missing.read(img)).rejects.toThrow(/PaddleOCR models are not installed/);
+    await expect(missing.read(img)).rejects.toThrow(/not installed/);
+    await missing.close();
+  });
+
+  it('an empty page reads nothing', async () => {
+    const words = await reader.read({ gray: Buffer.alloc(300 * 200, 255), width: 300, height: 200 });
+    expect(words).toEqual([]);
+  }, 30_000);
+});
+
+describe('the engine weighs both readings', () => {
+  it('a one-page image: the total says the second reader agreed; off, it never ran', async () => {
+    const on = await createEngine({ workers: 1, confirmPasses: 0 });
+    const off = await createEngine({ workers: 1, confirmPasses: 0, secondReader: false });
+    try {
+      const a = await on.analyze(path.join(FIX, 'receipt-en-simple.png'));
+      expect(a.fields.totalAmount?.value).toBe(29.05);
+      expect(a.fields.evidence?.totalAmount?.join(' ')).toMatch(/second-reader-(agrees|more-confident|only)/);
+      const b = await off.analyze(path.join(FIX, 'receipt-en-simple.png'));
+      expect(b.fields.totalAmount?.value).toBe(29.05);
+      expect(b.fields.evidence?.totalAmount?.join(' ') ?? '').not.toMatch(/second-reader/);
+      // a PDF with a text layer is not read again
+      const p = await on.analyze(path.join(FIX, 'invoice.pdf'));
+      expect(p.fields.evidence?.totalAmount?.join(' ') ?? '').not.toMatch(/second-reader/);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  }, 120_000);
+});
