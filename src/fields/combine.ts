@@ -7,7 +7,8 @@
  * - they differ: the more confident reading's value stands (ties keep the first), held below 0.9, since
  *   one of the two engines read something else;
  * - only one has it: that one, as it is.
- * Line items come from the second reading when its items add up (itemsCheck) and the first's do not.
+ * Line items come from the second reading when its items add up (itemsCheck) and the first's do not,
+ * or the first's add up only within the check's tolerance and the second's closer.
  * Values taken from the second reading are mapped to the first document's line they overlap most.
  *
  * Measured with .devtmp-style dumps on the 178 SROIE scans before wiring it in (bench/OCR.md): totals
@@ -16,7 +17,7 @@
  * agreed value to a flat 0.9 instead put two dates both engines misread alike (at 0.67 and 0.31) at 0.9.
  */
 import type { Document } from '../document/types.js';
-import type { FieldResults, ItemPart, LineItem, Located } from './types.js';
+import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from './types.js';
 import { closestLine } from './second-look.js';
 import { roundConfidence } from '../resolve/confidence.js';
 
@@ -61,12 +62,18 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
-  // items: the second reading's when they add up and the first's do not
-  if (second.lineItems?.length && second.itemsCheck?.matches && !fields.itemsCheck?.matches) {
+  // items: the second reading's when they add up and the first's do not, or add up only within the
+  // check's tolerance where the second's add up closer (a digit misread by one cent)
+  if (second.lineItems?.length && second.itemsCheck?.matches && (!fields.itemsCheck?.matches || sumGap(second.itemsCheck) < sumGap(fields.itemsCheck) - 0.001)) {
     const items = second.lineItems.map((it) => mapItem(doc, secondDoc, it));
     out = { ...out, lineItems: items, itemsCheck: second.itemsCheck, evidence: note('lineItems', [`${tag}-items-add-up`]) };
   }
   return out;
+}
+
+/** How far the items' sum is from what it was checked against (Infinity when it does not match). */
+function sumGap(c: ItemsCheck | undefined): number {
+  return c?.matches && c.expected !== undefined ? Math.abs(c.itemsSum - c.expected) : Infinity;
 }
 
 /** The first document's line overlapping line `i` of the second reading most (-1 when none). */

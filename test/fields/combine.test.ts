@@ -58,4 +58,14 @@ describe('two readings weighed', () => {
     const same = combineReadings(b.doc, b.fields, a.doc, a.fields);
     expect(same.lineItems).toBe(b.fields.lineItems);
   });
+
+  it('line items: both add up, the first only within the check\'s tolerance (a cent off): the second\'s', () => {
+    const a = read([...HEAD, 'KNIFE 7240 15.58', 'SCISSORS K56 7.45', 'TOTAL 23.02']);
+    const b = read([...HEAD, 'KNIFE 7240 15.57', 'SCISSORS K56 7.45', 'TOTAL 23.02']);
+    expect(a.fields.itemsCheck?.matches).toBe(true);
+    expect(b.fields.itemsCheck?.matches).toBe(true);
+    expect(combineReadings(a.doc, a.fields, b.doc, b.fields).lineItems?.map((i) => i.totalPrice.value)).toEqual([15.57, 7.45]);
+    // the other way round the first is the exact one and stays
+    expect(combineReadings(b.doc, b.fields, a.doc, a.fields).lineItems).toBe(b.fields.lineItems);
+  });
 });
