@@ -140,3 +140,18 @@ describe('the engine weighs both readings', () => {
     }
   }, 120_000);
 });
+
+describe('hostile maps', () => {
+  it('a map of thousands of specks gives at most MAX_TEXT_BOXES boxes, the largest', async () => {
+    const { MAX_TEXT_BOXES } = await import('../src/ocr/paddle.js');
+    const w = 400, h = 400, m = new Float32Array(w * h);
+    // 40 x 40 = 1600 specks of 3x3 px, and one big line
+    for (let gy = 0; gy < 40; gy++) for (let gx = 0; gx < 40; gx++) for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++) m[(gy * 10 + y) * w + gx * 10 + x] = 0.9;
+    for (let y = 395; y < 399; y++) for (let x = 10; x < 390; x++) m[y * w + x] = 0.9;
+    const t0 = performance.now();
+    const boxes = boxesFromMap(m, w, h);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(boxes.length).toBe(MAX_TEXT_BOXES);
+    expect(boxes.some((b) => 2 * b.hw > 300)).toBe(true);
+  });
+});

@@ -41,6 +41,11 @@ export const UNCLIP_RATIO = 1.6;
 export const REC_HEIGHT = 48;
 /** A strip wider than this many heights is read in pieces of at most that width. */
 const REC_MAX_ASPECT = 40;
+/**
+ * Text boxes read at most per page, the largest first: a receipt has up to a few hundred; a page of
+ * noise can have thousands of specks, each a recogniser run (bounded time on hostile input).
+ */
+export const MAX_TEXT_BOXES = 600;
 /** Characters whose time steps are this many median steps apart start a new word. */
 const WORD_GAP_STEPS = 1.7;
 /** Characters read with less probability than this are dropped (CTC noise). */
@@ -189,7 +194,9 @@ export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[
     const cu = (u0 + u1) / 2, cv = (v0 + v1) / 2;
     boxes[id] = { cx: mx + cu * ux - cv * uy, cy: my + cu * uy + cv * ux, ux, uy, hw: bw / 2 + d, hh: bh / 2 + d, score: sp / n };
   }
-  return boxes.filter((b) => b.score >= 0).sort((a, b) => a.cy - b.cy || a.cx - b.cx);
+  let found = boxes.filter((b) => b.score >= 0);
+  if (found.length > MAX_TEXT_BOXES) found = found.sort((a, b) => b.hw * b.hh - a.hw * a.hh).slice(0, MAX_TEXT_BOXES);
+  return found.sort((a, b) => a.cy - b.cy || a.cx - b.cx);
 
   function visit(q: number): void {
     if (label[q] === -1 && prob[q]! > DET_THRESHOLD) { label[q] = boxes.length; stack.push(q); }
