@@ -297,7 +297,7 @@ function resampleGray(img: GrayImage, W: number, H: number): Uint8Array {
   const out = new Uint8Array(W * H);
   const sx = img.width / W, sy = img.height / H;
   if (sx <= 1 && sy <= 1) {
-    for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) out[j * W + i] = bilinear(img, (i + 0.5) * sx - 0.5 + 0.5, (j + 0.5) * sy - 0.5 + 0.5);
+    for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) out[j * W + i] = bilinear(img, (i + 0.5) * sx - 0.5, (j + 0.5) * sy - 0.5);
     return out;
   }
   const { gray, width: w } = img;
