@@ -8,7 +8,9 @@
  *   one of the two engines read something else;
  * - only one has it: that one, as it is.
  * Line items come from the second reading when its items add up (itemsCheck) and the first's do not,
- * or the first's add up only within the check's tolerance and the second's closer.
+ * or the first's add up only within the check's tolerance and the second's closer. Otherwise the first's
+ * stay, and a name whose words OCR read doubtfully (below NAME_DOUBT) is taken from the second reading's
+ * item of the same price on the same row when its words were read NAME_MARGIN more confidently.
  * Values taken from the second reading are mapped to the first document's line they overlap most.
  *
  * Measured with .devtmp-style dumps on the 178 SROIE scans before wiring it in (bench/OCR.md): totals
@@ -23,6 +25,10 @@ import { roundConfidence } from '../resolve/confidence.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
+/** An item name whose words were read with less OCR confidence than this is doubtful... */
+export const NAME_DOUBT = 0.6;
+/** ...and is read from the second reading when its words were read this much more confidently. */
+export const NAME_MARGIN = 0.2;
 /** The fields weighed between the two readings. */
 export const COMBINED_FIELDS = ['totalAmount', 'date', 'taxAmount'] as const;
 
@@ -67,8 +73,29 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   if (second.lineItems?.length && second.itemsCheck?.matches && (!fields.itemsCheck?.matches || sumGap(second.itemsCheck) < sumGap(fields.itemsCheck) - 0.001)) {
     const items = second.lineItems.map((it) => mapItem(doc, secondDoc, it));
     out = { ...out, lineItems: items, itemsCheck: second.itemsCheck, evidence: note('lineItems', [`${tag}-items-add-up`]) };
+  } else if (fields.lineItems?.length && second.lineItems?.length) {
+    // the first reading's items stay; a name it read doubtfully is read from the second reading's item of
+    // the same price on the same row when that one was read clearly better
+    let renamed = 0;
+    const items = fields.lineItems.map((it) => {
+      const mine = nameConfidence(doc, it.name);
+      if (mine >= NAME_DOUBT) return it;
+      const other = second.lineItems!.find((o) => Math.abs(o.totalPrice.value - it.totalPrice.value) < 0.005 && mapLine(doc, secondDoc, o.name.lineIndex) === it.name.lineIndex);
+      if (!other || nameConfidence(secondDoc, other.name) < mine + NAME_MARGIN) return it;
+      renamed++;
+      return { ...it, name: { ...other.name, lineIndex: it.name.lineIndex } };
+    });
+    if (renamed) out = { ...out, lineItems: items, evidence: note('lineItems', [...(fields.evidence?.lineItems ?? []), `${tag}-names:${renamed}`]) };
   }
   return out;
+}
+
+/** Mean OCR confidence of the words an item part was read from (0 when none are found). */
+function nameConfidence(doc: Document, part: ItemPart<string>): number {
+  const line = doc.lines[part.lineIndex];
+  if (!line || !part.boxes.length) return 0;
+  const inside = line.words.filter((w) => part.boxes.some((b) => Math.min(b.x1, w.box.x1) - Math.max(b.x0, w.box.x0) > 0.5 * (w.box.x1 - w.box.x0)));
+  return inside.length ? inside.reduce((s, w) => s + w.confidence, 0) / inside.length : 0;
 }
 
 /** How far the items' sum is from what it was checked against (Infinity when it does not match). */

@@ -68,4 +68,23 @@ describe('two readings weighed', () => {
     // the other way round the first is the exact one and stays
     expect(combineReadings(b.doc, b.fields, a.doc, a.fields).lineItems).toBe(b.fields.lineItems);
   });
+
+  it('line items: a name the first reading read doubtfully comes from the second reading\'s item on the same row', () => {
+    const doubtful = (lines: string[], row: number, confidence: number) => {
+      const doc = documentFromText(lines.join('\n'));
+      const line = doc.lines[row]!;
+      doc.lines[row] = { ...line, words: line.words.map((w) => ({ ...w, confidence })), confidence };
+      return { doc, fields: extractFields(doc, ctx) };
+    };
+    const rows = (name: string) => [...HEAD, `${name} 7.50`, 'KOPI O 2.50', 'TOTAL 10.00'];
+    const b = read(rows('BUTTER SCONE'));
+    const low = doubtful(rows('gry 1 nO0'), 2, 0.3);
+    expect(low.fields.itemsCheck?.matches).toBe(true);
+    const out = combineReadings(low.doc, low.fields, b.doc, b.fields);
+    expect(out.lineItems?.map((i) => i.name.value)).toEqual(['BUTTER SCONE', 'KOPI O']);
+    expect(out.lineItems?.[0]?.name.lineIndex).toBe(2);
+    // read clearly enough the first time: kept
+    const clear = doubtful(rows('BUTTER SC0NE'), 2, 0.8);
+    expect(combineReadings(clear.doc, clear.fields, b.doc, b.fields).lineItems?.[0]?.name.value).toBe('BUTTER SC0NE');
+  });
 });
