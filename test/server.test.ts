@@ -407,18 +407,19 @@ describe('server: lifecycle', () => {
     const port = Number(new URL(s.url).port);
     const inFlight = postForm(`${s.url}/api/receipt/v1/simple/file`, KEY_A, [{ name: 'file', file: PNG }]);
     await waitFor(async () => s.server.inFlight === 1 && (await raw(`${s.url}/healthz`)).json.queue.running === 1);
-    let closedAt = 0;
-    const closing = s.server.close().then(() => { closedAt = Date.now(); });
+    // Measured on the server's side when close() resolves: the client's own clock would see the
+    // answer a few ms after the server finished sending it, so comparing the two races.
+    let inFlightWhenClosed = -1;
+    const closing = s.server.close().then(() => { inFlightWhenClosed = s.server.inFlight; });
     await new Promise((r) => setTimeout(r, 50));
     expect(s.server.closing).toBe(true);
     expect(await connects(port)).toBe(false);
     const res = await inFlight;
-    const answeredAt = Date.now();
     expect(res.status).toBe(200);
     expect(res.json.totalAmount.data).toBe(PNG_EXPECTED.totalAmount);
     expect(res.headers.connection).toBe('close');
     await closing;
-    expect(closedAt).toBeGreaterThanOrEqual(answeredAt - 5);
+    expect(inFlightWhenClosed).toBe(0);
     expect(s.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
   });
 

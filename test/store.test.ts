@@ -176,7 +176,7 @@ describe('engine with a store', () => {
     const again = await engine.extract(RECEIPT, { subAccountId: 'shop-a' });
     const ms = performance.now() - t0;
     expect(ocr).toHaveBeenCalledTimes(1); // no OCR
-    expect(ms).toBeLessThan(250);
+    expect(ms).toBeLessThan(1000); // no OCR is asserted above; this bound only catches a slow path, with room for a noisy machine
     expect(again).toEqual(first);
     expect(rows(file, 'SELECT count(*) AS n FROM scans')[0].n).toBe(2); // every call is a scan
 
