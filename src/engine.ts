@@ -9,14 +9,14 @@ import type { EngineOptions, EngineOptionsInput, ExtractOptions, ExtractOptionsI
 import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
 import { ReceiptKitError, isReceiptKitError } from './errors.js';
 import { loadInput } from './input/index.js';
-import type { InputSource, LoadedInput, RasterPage } from './input/types.js';
+import type { InputSource, LoadedInput, RasterPage, TextPage } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
 import type { RecognizeOptions } from './ocr/pool.js';
 import { countryLanguage, resolveLanguages } from './ocr/languages.js';
 import { pageFromText } from './document/layout.js';
-import { buildDocument } from './document/geometry.js';
-import type { Box, Document, Line } from './document/types.js';
+import { buildDocument, overlapShare } from './document/geometry.js';
+import type { Box, Document, Line, Word } from './document/types.js';
 import { extractFields } from './fields/index.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './fields/second-look.js';
 import type { FieldResults } from './fields/types.js';
@@ -104,6 +104,8 @@ interface ScanStart {
 const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
 /** The alternate reading of a photo is made in the country's language when the country is at least this sure. */
 const LOCAL_READING_MIN_COUNTRY = 0.6;
+/** Words OCR read from a picture on a PDF text page are kept from this confidence (logo artwork reads as low-confidence letters). */
+const MIN_IMAGE_WORD_CONFIDENCE = 0.6;
 const publicSimilar = (m: SimilarMatch[]) => m.map(({ basis: _b, ...r }) => r);
 
 class ReceiptEngine implements Engine {
@@ -201,6 +203,41 @@ class ReceiptEngine implements Engine {
     }
   }
 
+  /**
+   * The words of a text page's pictures (TextPage.images: logos, an issuer block drawn as an image),
+   * read by OCR and placed on the page: confident words only (MIN_IMAGE_WORD_CONFIDENCE), none where
+   * the text layer already has a word (text drawn over a picture is in the layer). A picture that will
+   * not read is skipped with a warning: the text layer stands.
+   */
+  private async readPageImages(page: TextPage, languages: string[], signal: AbortSignal, warnings: string[]): Promise<Word[]> {
+    const out: Word[] = [];
+    for (const im of page.images ?? []) {
+      if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
+      let r;
+      try {
+        r = await this.ocr.recognize(
+          { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1 },
+          { languages, detectOrientation: false, signal });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        warnings.push(`a picture on page ${page.index + 1} was not read: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      for (const line of r.page.lines) {
+        for (const w of line.words) {
+          if (w.confidence < MIN_IMAGE_WORD_CONFIDENCE || !/[\p{L}\p{N}]/u.test(w.text)) continue;
+          const box = {
+            x0: im.box.x0 + w.box.x0 / im.scale, y0: im.box.y0 + w.box.y0 / im.scale,
+            x1: im.box.x0 + w.box.x1 / im.scale, y1: im.box.y0 + w.box.y1 / im.scale,
+          };
+          if (page.words.some((t) => overlapShare(t.box, box) > 0.3)) continue;
+          out.push({ text: w.text, box, confidence: w.confidence });
+        }
+      }
+    }
+    return out;
+  }
+
   private async pipeline(source: InputSource, opts: ExtractOptions, signal: AbortSignal, fraud = false): Promise<Extraction> {
     const started = performance.now();
     const warnings: string[] = [];
@@ -212,6 +249,7 @@ class ReceiptEngine implements Engine {
         ...(opts.contentType ? { contentType: opts.contentType } : {}),
         ...(opts.filename ? { filename: opts.filename } : {}),
         signal,
+        pdfImages: this.options.pdfImageText !== false,
       });
     } catch (e) {
       throw wrapUnexpected(e, 'UNREADABLE_FILE', 'the file could not be read');
@@ -227,7 +265,8 @@ class ReceiptEngine implements Engine {
     for (const page of input.pages) {
       if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
       if (page.kind === 'text') {
-        pages.push(pageFromText(page));
+        const imageWords = page.images?.length ? await this.readPageImages(page, langs.codes, signal, warnings) : [];
+        pages.push(pageFromText(imageWords.length ? { ...page, words: [...page.words, ...imageWords] } : page));
       } else {
         let r;
         try {

@@ -71,6 +71,12 @@ export const engineOptionsSchema = z.strictObject({
    * a warning.
    */
   secondReader: z.boolean().optional(),
+  /**
+   * OCR the pictures painted on PDF pages that have a text layer (a logo, an issuer block embedded as
+   * an image: their text is not in the text layer) and add their words to the page: the largest 3 of a
+   * page, 4 of a document. Default true; false reads such pages from the text layer alone (faster).
+   */
+  pdfImageText: z.boolean().optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),
   /** Default per-call timeout in ms (default none). */

@@ -13,6 +13,14 @@ export function unionBox(boxes: readonly Box[]): Box {
 }
 
 /** Maps an upright-frame point back to original-image pixels. */
+/** The share of the smaller of two boxes that lies inside the other (0 when apart, 1 when one holds the other). */
+export function overlapShare(a: Box, b: Box): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (w <= 0 || h <= 0) return 0;
+  const smaller = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
+  return smaller > 0 ? (w * h) / smaller : 0;
+}
+
 export function toOriginalPoint(p: Point, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Point {
   const W = page.originalWidth, H = page.originalHeight;
   switch (page.rotation) {

@@ -199,6 +199,11 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     if (coreMatch || wordMatch) {
       score += 2.5; terms.push({ name: 'domain-match', weight: 1.2 });
     }
+    // read by OCR from a picture on a text page (the text layer's words are all 1): a logo's slogan as
+    // often as a name, and repeated in the text as often too, so the text layer's own candidates come first
+    if (pdf && seg.words.length && seg.words.every((w) => w.confidence < 1)) {
+      score -= 4; terms.push({ name: 'picture-text', weight: -1 });
+    }
     // "OYO 4189 Resort Nanganallur, 31/12/2017": the brand of the domain, then a branch number and table content
     let named = value;
     if (!coreMatch && wordMatch && /^\S+\s+\d/.test(value)) named = value.split(/\s+/)[0]!;

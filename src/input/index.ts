@@ -30,6 +30,11 @@ export interface LoadInputOptions {
   filename?: string;
   /** Stops PDF work between steps (TIMEOUT). */
   signal?: AbortSignal;
+  /**
+   * Render the raster images painted on PDF text pages (logos, issuer blocks drawn as pictures) into
+   * `TextPage.images`, for OCR (default false: the text layer alone).
+   */
+  pdfImages?: boolean;
 }
 
 /**
@@ -55,7 +60,7 @@ export async function loadInput(source: InputSource, opts: LoadInputOptions = {}
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const base = { mediaType, bytes, sha256, warnings, ...(filename ? { filename } : {}) };
   if (mediaType === 'application/pdf') {
-    const pdf = await loadPdf(bytes, limits, opts.signal);
+    const pdf = await loadPdf(bytes, limits, opts.signal, { images: opts.pdfImages === true });
     return { ...base, pages: pdf.pages, pageCount: pdf.pageCount, metadata: pdf.metadata };
   }
   const page = await loadImage(bytes, mediaType, limits);

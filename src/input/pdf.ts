@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { Word } from '../document/types.js';
 import { pdfInfoMetadata } from './metadata.js';
-import type { ImageMetadata, InputLimits, InputPage, RasterPage } from './types.js';
+import type { ImageMetadata, InputLimits, InputPage, PageImage, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -114,13 +114,15 @@ export function wordsFromTextItems(items: TextItemLike[], viewport: number[], si
   return words;
 }
 
+/** A painted raster image's bounding box on the page, in viewport pixels (top-left origin). */
+export interface ImageRect { x0: number; y0: number; x1: number; y1: number }
+
 /**
- * Fraction of the page covered by painted raster images, from a pdf.js operator list: image unit
- * squares are mapped through the current transform and marked on a coarse grid (so overlaps count once).
+ * Bounding boxes of the raster images a page paints, from a pdf.js operator list: each image's unit
+ * square mapped through the current transform (form XObjects, save/restore and image groups followed).
  */
-export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: Record<string, number>, viewport: number[], size: { width: number; height: number }): number {
-  const GRID = 64;
-  const cells = new Uint8Array(GRID * GRID);
+export function imageRectsFromOperators(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: Record<string, number>, viewport: number[]): ImageRect[] {
+  const rects: ImageRect[] = [];
   const mul = (m: Matrix, n: Matrix): Matrix => [
     m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
     m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
@@ -134,11 +136,7 @@ export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: 
       const px = m[0] * x + m[2] * y + m[4], py = m[1] * x + m[3] * y + m[5];
       x0 = Math.min(x0, px); x1 = Math.max(x1, px); y0 = Math.min(y0, py); y1 = Math.max(y1, py);
     }
-    const cx0 = Math.max(0, Math.floor((x0 / size.width) * GRID)), cx1 = Math.min(GRID, Math.ceil((x1 / size.width) * GRID));
-    const cy0 = Math.max(0, Math.floor((y0 / size.height) * GRID)), cy1 = Math.min(GRID, Math.ceil((y1 / size.height) * GRID));
-    // a cell counts when the image covers most of it: tiny images (bullets, rules) do not add up
-    if ((x1 - x0) * (y1 - y0) < (size.width / GRID) * (size.height / GRID) * 0.5) return;
-    for (let cy = cy0; cy < cy1; cy++) for (let cx = cx0; cx < cx1; cx++) cells[cy * GRID + cx] = 1;
+    if ([x0, y0, x1, y1].every(Number.isFinite)) rects.push({ x0, y0, x1, y1 });
   };
   const isMatrix = (v: unknown): v is Matrix => Array.isArray(v) && v.length >= 6 && v.slice(0, 6).every((n) => typeof n === 'number' && Number.isFinite(n));
   for (let i = 0; i < ops.fnArray.length; i++) {
@@ -159,9 +157,31 @@ export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: 
       for (const entry of (args[0] ?? []) as Array<{ transform?: unknown }>) if (isMatrix(entry.transform)) mark(mul(ctm, entry.transform));
     }
   }
+  return rects;
+}
+
+/**
+ * Fraction of the page covered by painted raster images (`imageRectsFromOperators`), marked on a
+ * coarse grid so overlaps count once.
+ */
+export function imageCoverage(rects: ImageRect[], size: { width: number; height: number }): number {
+  const GRID = 64;
+  const cells = new Uint8Array(GRID * GRID);
+  for (const { x0, y0, x1, y1 } of rects) {
+    // a cell counts when the image covers most of it: tiny images (bullets, rules) do not add up
+    if ((x1 - x0) * (y1 - y0) < (size.width / GRID) * (size.height / GRID) * 0.5) continue;
+    const cx0 = Math.max(0, Math.floor((x0 / size.width) * GRID)), cx1 = Math.min(GRID, Math.ceil((x1 / size.width) * GRID));
+    const cy0 = Math.max(0, Math.floor((y0 / size.height) * GRID)), cy1 = Math.min(GRID, Math.ceil((y1 / size.height) * GRID));
+    for (let cy = cy0; cy < cy1; cy++) for (let cx = cx0; cx < cx1; cx++) cells[cy * GRID + cx] = 1;
+  }
   let covered = 0;
   for (const c of cells) covered += c;
   return Math.round((covered / cells.length) * 1000) / 1000;
+}
+
+/** Fraction of the page covered by painted raster images, from a pdf.js operator list. */
+export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: Record<string, number>, viewport: number[], size: { width: number; height: number }): number {
+  return imageCoverage(imageRectsFromOperators(ops, OPS, viewport), size);
 }
 
 /** Time budget and caller's AbortSignal for one PDF: every pdf.js await goes through `step`. */
@@ -210,8 +230,10 @@ function parseError(e: unknown): ReceiptKitError {
  * Reads a PDF: text-layer pages as TextPage (with `imageCoverage`), pages without a usable text layer
  * (fewer than MIN_TEXT_CHARS readable characters, or a scan with a short text overlay) rendered to
  * PNG as RasterPage. Reads at most `limits.maxPdfPages` pages; `pageCount` is the document's count.
+ * With `images`, the image areas of text pages worth reading (`imagesToRead`) are rendered into
+ * `TextPage.images` for OCR.
  */
-export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal): Promise<LoadedPdf> {
+export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal, opts: { images?: boolean } = {}): Promise<LoadedPdf> {
   const budget = new Budget(limits.maxPdfMillis ?? PDF_DEADLINE_MS, signal);
   budget.check('start');
   const lib = await pdfjs();
@@ -248,6 +270,7 @@ export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
     }
     const pages: InputPage[] = [];
     const n = Math.min(pageCount, limits.maxPdfPages);
+    const pictures = { left: opts.images === true ? MAX_DOC_IMAGES : 0 };
     for (let i = 1; i <= n; i++) {
       let page: PdfPage;
       try {
@@ -257,7 +280,7 @@ export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
         throw new ReceiptKitError('UNREADABLE_FILE', `PDF page ${i} could not be read: ${(e as Error)?.message ?? e}`, { cause: e });
       }
       try {
-        pages.push(await readPage(lib, doc, page, i - 1, limits, budget));
+        pages.push(await readPage(lib, doc, page, i - 1, limits, budget, pictures));
       } finally {
         page.cleanup();
       }
@@ -270,7 +293,7 @@ export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
 }
 
 /** One page: its text layer when usable, else a rendering. */
-async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget): Promise<InputPage> {
+async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget, pictures: { left: number }): Promise<InputPage> {
   const vp = page.getViewport({ scale: TEXT_SCALE });
   const size = { width: vp.width, height: vp.height };
   let items: TextItemLike[] = [];
@@ -285,16 +308,30 @@ async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: numb
   }
   const chars = readableChars(items);
   if (chars >= MIN_TEXT_CHARS) {
-    let imageCoverage: number | undefined;
+    let rects: ImageRect[] | undefined;
     try {
       const ops = await budget.step(page.getOperatorList({ annotationMode: lib.AnnotationMode.DISABLE }), `images of page ${index + 1}`);
-      imageCoverage = imageCoverageFromOperators(ops, lib.OPS, vp.transform, size);
+      rects = imageRectsFromOperators(ops, lib.OPS, vp.transform);
     } catch (e) {
       if (e instanceof ReceiptKitError) throw e; // timeout; otherwise coverage stays unknown
     }
-    if (!(imageCoverage !== undefined && imageCoverage >= SCAN_COVERAGE && chars < SCAN_MAX_TEXT_CHARS)) {
+    const coverage = rects ? imageCoverage(rects, size) : undefined;
+    if (!(coverage !== undefined && coverage >= SCAN_COVERAGE && chars < SCAN_MAX_TEXT_CHARS)) {
       const words = wordsFromTextItems(items, vp.transform, size, (font) => !!font && styles[font]?.fontFamily === 'monospace');
-      return { kind: 'text', index, width: vp.width, height: vp.height, scale: TEXT_SCALE, words, ...(imageCoverage !== undefined ? { imageCoverage } : {}) };
+      const images: PageImage[] = [];
+      for (const box of pictures.left > 0 ? imagesToRead(rects ?? [], size).slice(0, pictures.left) : []) {
+        pictures.left--;
+        const image = await renderArea(doc, page, index, box, budget).catch((e: unknown) => {
+          if (e instanceof ReceiptKitError && e.code === 'TIMEOUT') throw e;
+          return undefined; // an image area that will not render is left unread, the text layer stands
+        });
+        if (image) images.push(image);
+      }
+      return {
+        kind: 'text', index, width: vp.width, height: vp.height, scale: TEXT_SCALE, words,
+        ...(coverage !== undefined ? { imageCoverage: coverage } : {}),
+        ...(images.length ? { images } : {}),
+      };
     }
   }
   return renderPage(doc, page, index, limits, budget);
@@ -302,15 +339,50 @@ async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: numb
 
 interface CanvasFactoryLike { create(w: number, h: number): { canvas: unknown; context: unknown }; destroy(c: unknown): void }
 
-/** Renders a page (white background) to PNG at RENDER_DPI, capped in pixels, with the document's canvas factory. */
-async function renderPage(doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget): Promise<RasterPage> {
-  const base = page.getViewport({ scale: 1 });
-  let scale = RENDER_DPI / 72;
-  const maxPixels = Math.min(limits.maxPixels, RENDER_MAX_PIXELS);
-  if (base.width * base.height * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (base.width * base.height));
-  if (Math.max(base.width, base.height) * scale > RENDER_MAX_SIDE) scale = RENDER_MAX_SIDE / Math.max(base.width, base.height);
-  const vp = page.getViewport({ scale });
-  const w = Math.max(1, Math.floor(vp.width)), h = Math.max(1, Math.floor(vp.height));
+/** Images on a text page read by OCR at most, per page (the largest). */
+export const MAX_PAGE_IMAGES = 3;
+/** ... and per document (the first pages' first: the issuer is on the first page). */
+export const MAX_DOC_IMAGES = 4;
+/** An image is read when at least this wide and high, in PDF points: room for a line of text. */
+export const MIN_IMAGE_PT = { width: 24, height: 8 };
+/** Pixels per PDF point an image area is rendered at for OCR. */
+export const IMAGE_RENDER_DPI = 300;
+/** Largest image area rendered for OCR, pixels (a bigger one is rendered at a lower resolution). */
+export const IMAGE_RENDER_MAX_PIXELS = 6_000_000;
+
+/**
+ * The images of a text page worth reading (logos and issuer blocks drawn as pictures hold text the
+ * text layer lacks): clipped to the page, at least MIN_IMAGE_PT, not inside one already taken, the
+ * MAX_PAGE_IMAGES largest. Boxes in the page's pixels (TEXT_SCALE per point).
+ */
+export function imagesToRead(rects: ImageRect[], size: { width: number; height: number }): ImageRect[] {
+  const clipped = rects
+    .map((r) => ({ x0: Math.max(0, r.x0), y0: Math.max(0, r.y0), x1: Math.min(size.width, r.x1), y1: Math.min(size.height, r.y1) }))
+    .filter((r) => r.x1 - r.x0 >= MIN_IMAGE_PT.width * TEXT_SCALE && r.y1 - r.y0 >= MIN_IMAGE_PT.height * TEXT_SCALE)
+    .sort((a, b) => (b.x1 - b.x0) * (b.y1 - b.y0) - (a.x1 - a.x0) * (a.y1 - a.y0));
+  const inside = (a: ImageRect, b: ImageRect) => a.x0 >= b.x0 - 1 && a.y0 >= b.y0 - 1 && a.x1 <= b.x1 + 1 && a.y1 <= b.y1 + 1;
+  const out: ImageRect[] = [];
+  for (const r of clipped) {
+    if (out.length >= MAX_PAGE_IMAGES) break;
+    if (!out.some((o) => inside(r, o))) out.push(r);
+  }
+  return out;
+}
+
+/** Renders one area of a page (page pixels at TEXT_SCALE) to PNG at IMAGE_RENDER_DPI, for OCR. */
+async function renderArea(doc: PdfDocument, page: PdfPage, index: number, box: ImageRect, budget: Budget): Promise<PageImage> {
+  const wPt = (box.x1 - box.x0) / TEXT_SCALE, hPt = (box.y1 - box.y0) / TEXT_SCALE;
+  let scale = IMAGE_RENDER_DPI / 72;
+  if (wPt * hPt * scale * scale > IMAGE_RENDER_MAX_PIXELS) scale = Math.sqrt(IMAGE_RENDER_MAX_PIXELS / (wPt * hPt));
+  const k = scale / TEXT_SCALE; // image pixels per page pixel
+  const w = Math.max(1, Math.round(wPt * scale)), h = Math.max(1, Math.round(hPt * scale));
+  const vp = page.getViewport({ scale, offsetX: -box.x0 * k, offsetY: -box.y0 * k });
+  const png = await renderToPng(doc, page, vp, w, h, `image area of page ${index + 1}`, budget);
+  return { box: { ...box }, image: png, width: w, height: h, scale: k };
+}
+
+/** Draws a page (or the part of it that falls on a w x h canvas) on white and encodes it as PNG. */
+async function renderToPng(doc: PdfDocument, page: PdfPage, vp: unknown, w: number, h: number, what: string, budget: Budget): Promise<Buffer> {
   // the factory pdf.js uses itself, so the canvas comes from the @napi-rs/canvas copy it resolved
   const factory = (doc as unknown as { canvasFactory: CanvasFactoryLike }).canvasFactory;
   let entry: ReturnType<CanvasFactoryLike['create']> | undefined;
@@ -321,22 +393,36 @@ async function renderPage(doc: PdfDocument, page: PdfPage, index: number, limits
     ctx.fillRect(0, 0, w, h);
     const task = page.render({ canvasContext: entry.context as never, viewport: vp, background: '#ffffff' } as never);
     try {
-      await budget.step(task.promise, `rendering page ${index + 1}`);
+      await budget.step(task.promise, what);
     } catch (e) {
       task.cancel();
       throw e;
     }
     // PNG via sharp (level 1, off the main thread): 5-10x faster than the canvas' own PNG encoder
     const rgba = (entry.context as { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } }).getImageData(0, 0, w, h).data;
-    const png = await budget.step(
+    return await budget.step(
       sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: w, height: h, channels: 4 }, limitInputPixels: RENDER_MAX_PIXELS })
         .removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer(),
-      `encoding page ${index + 1}`);
+      `encoding ${what}`);
+  } finally {
+    if (entry) factory.destroy(entry);
+  }
+}
+
+/** Renders a page (white background) to PNG at RENDER_DPI, capped in pixels, with the document's canvas factory. */
+async function renderPage(doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget): Promise<RasterPage> {
+  const base = page.getViewport({ scale: 1 });
+  let scale = RENDER_DPI / 72;
+  const maxPixels = Math.min(limits.maxPixels, RENDER_MAX_PIXELS);
+  if (base.width * base.height * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (base.width * base.height));
+  if (Math.max(base.width, base.height) * scale > RENDER_MAX_SIDE) scale = RENDER_MAX_SIDE / Math.max(base.width, base.height);
+  const vp = page.getViewport({ scale });
+  const w = Math.max(1, Math.floor(vp.width)), h = Math.max(1, Math.floor(vp.height));
+  try {
+    const png = await renderToPng(doc, page, vp, w, h, `page ${index + 1}`, budget);
     return { kind: 'raster', index, image: png, width: w, height: h, exifOrientation: 1, renderScale: scale };
   } catch (e) {
     if (e instanceof ReceiptKitError) throw e;
     throw new ReceiptKitError('UNREADABLE_FILE', `PDF page ${index + 1} could not be rendered: ${(e as Error)?.message ?? e}`, { cause: e });
-  } finally {
-    if (entry) factory.destroy(entry);
   }
 }

@@ -1,4 +1,4 @@
-import type { Word } from '../document/types.js';
+import type { Box, Word } from '../document/types.js';
 
 export type MediaType =
   | 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'image/tiff' | 'image/heic' | 'image/bmp'
@@ -66,6 +66,24 @@ export interface TextPage {
    * issuer block when this is large.
    */
   imageCoverage?: number;
+  /**
+   * Areas of the page where raster images are painted (logos, an issuer block drawn as a picture),
+   * rendered for OCR: the text layer does not hold their text. At most a few per page, the largest.
+   */
+  images?: PageImage[];
+}
+
+/** An image area of a text page, rendered for OCR. */
+export interface PageImage {
+  /** Where it sits on the page, in the page's pixels. */
+  box: Box;
+  /** PNG of the area. */
+  image: Buffer;
+  /** Its size in pixels. */
+  width: number;
+  height: number;
+  /** Image pixels per page pixel. */
+  scale: number;
 }
 
 export type InputPage = RasterPage | TextPage;
