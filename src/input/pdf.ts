@@ -179,11 +179,6 @@ export function imageCoverage(rects: ImageRect[], size: { width: number; height:
   return Math.round((covered / cells.length) * 1000) / 1000;
 }
 
-/** Fraction of the page covered by painted raster images, from a pdf.js operator list. */
-export function imageCoverageFromOperators(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: Record<string, number>, viewport: number[], size: { width: number; height: number }): number {
-  return imageCoverage(imageRectsFromOperators(ops, OPS, viewport), size);
-}
-
 /** Time budget and caller's AbortSignal for one PDF: every pdf.js await goes through `step`. */
 class Budget {
   private readonly deadline: number;
