@@ -111,16 +111,18 @@ describe('engine: text in pictures', () => {
   });
   afterAll(async () => { await engine?.close(); await off?.close(); });
 
-  it("reads the issuer's name from its logo when the text layer has none", async () => {
-    const pdf = makePdf([{ lines: BODY, jpeg: LOGO, jpegRect: LOGO_RECT }]);
+  it("reads the issuer's name from its logo when the text layer has none, below 0.9 however well backed", async () => {
+    // the website in the footer backs the logo's name (domain match, as for a text-layer name)
+    const footer: PdfTextLine = { text: 'Thank you for your business - www.nordwind.co.uk', x: 40, y: 420, size: 9 };
+    const pdf = makePdf([{ lines: [...BODY, footer], jpeg: LOGO, jpegRect: LOGO_RECT }]);
     const r = await engine.extract(pdf, { verbose: true }) as VerboseResult;
     expect('data' in r.merchantName && norm(r.merchantName.data)).toBe('NORDWIND TRADING LTD');
-    expect(r.merchantName.confidenceLevel).toBeLessThan(0.9); // OCR'd, and a last resort
+    expect(r.merchantName.confidenceLevel).toBeLessThanOrEqual(0.85); // OCR'd, and a last resort
     expect(norm(r.text.text)).toContain('NORDWIND TRADING LTD');
     expect(r.totalAmount).toMatchObject({ data: 627 });
 
     const plain = await off.extract(pdf, { verbose: true }) as VerboseResult;
-    expect(norm(plain.text.text)).not.toContain('NORDWIND');
+    expect(norm(plain.text.text)).not.toContain('NORDWIND TRADING');
     expect('data' in plain.merchantName && norm(plain.merchantName.data)).not.toBe('NORDWIND TRADING LTD');
   });
 

@@ -52,6 +52,9 @@ const WEBSITE = /\b((?:https?:\/\/)?(?:www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{
 const EMAIL = /\b[a-z0-9._%+-]+@([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})\b/gi;
 const GENERIC_DOMAINS = new Set(['gmail', 'yahoo', 'hotmail', 'outlook', 'live', 'icloud', 'mail', 'email', 'fake', 'example', 'aol', 'msn', 'gmx', 'web', 'proton', 'protonmail', 'qq', '163']);
 
+/** Highest confidence of a merchant's name read from a picture on a PDF text page (below the 0.9 a user may trust unchecked). */
+const PICTURE_NAME_MAX_CONFIDENCE = 0.85;
+
 const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 const squash = (s: string) => fold(s).replace(/[^A-Z0-9]/g, '');
@@ -248,7 +251,8 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const margin = rival ? best.score - rival.score : 5;
     if (margin < 1) terms.push({ name: 'close-rival', weight: -2.0 });
     else if (margin < 2.5) terms.push({ name: 'rival', weight: -0.9 });
-    const conf = confidenceFrom(1.0, terms);
+    // a name only a picture holds is the last resort above: never one to trust without a look
+    const conf = terms.some((t) => t.name === 'picture-text') ? Math.min(PICTURE_NAME_MAX_CONFIDENCE, confidenceFrom(1.0, terms)) : confidenceFrom(1.0, terms);
     out.merchantName = { ...loc(best.seg.line, value, conf), boxes };
     out.evidence = { merchantName: [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`)] };
     nameLine = best.seg.line;
