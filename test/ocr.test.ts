@@ -12,7 +12,7 @@ import { OcrPool, defaultPoolSize } from '../src/ocr/pool.js';
 import type { OcrResult } from '../src/ocr/pool.js';
 import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages, countryLanguage } from '../src/ocr/languages.js';
 import { textDirection, readingQuality } from '../src/ocr/orientation.js';
-import { encodePgm, rotateGray, cropGray, ocrScale, loadWorkingImage, paperLevel, PHOTO_MIN_LONG_SIDE } from '../src/ocr/preprocess.js';
+import { encodePgm, rotateGray, cropGray, ocrScale, loadWorkingImage, paperLevel, inkGrey, PHOTO_MIN_LONG_SIDE } from '../src/ocr/preprocess.js';
 import { boxToPolygon } from '../src/document/geometry.js';
 import type { Box, Polygon, Word } from '../src/document/types.js';
 import { ReceiptKitError } from '../src/errors.js';
@@ -188,6 +188,32 @@ describe('preprocessing and orientation helpers (no OCR)', () => {
     expect(off).toMatchObject({ photo: false, width: W, height: H });
   });
 
+  it('greys coloured ink dark, and keeps grey, white, dark and bright colour at their luminance', async () => {
+    const px: Array<[number, number, number]> = [
+      [0, 0, 0], [255, 255, 255], [128, 128, 128], // black, white, grey
+      [255, 153, 0], [0, 200, 255], // orange and cyan text: luminance about 160
+      [200, 30, 30], // red text: darker still
+      [255, 240, 0], [250, 240, 200], [200, 225, 245], // highlighter yellow, pale paper, a light blue band
+    ];
+    const rgb = Buffer.from(px.flat());
+    const info = { width: px.length, height: 1, channels: 3 };
+    const bw = await sharp(rgb, { raw: info }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    const luma = { gray: bw.data.subarray(0, px.length), width: px.length, height: 1 };
+    const lumaBefore = [...luma.gray];
+    const { gray, width, height } = inkGrey(rgb, info, luma);
+    expect([width, height]).toEqual([px.length, 1]);
+    expect([...gray.subarray(0, 3)]).toEqual(lumaBefore.slice(0, 3));
+    expect(lumaBefore[3]).toBeGreaterThan(140); // what binarisation would take for paper
+    expect(gray[3]).toBe(0);
+    expect(gray[4]).toBe(0);
+    expect(gray[5]).toBe(Math.min(lumaBefore[5]!, 255 - 170));
+    expect([...gray.subarray(6)]).toEqual(lumaBefore.slice(6));
+    expect([...luma.gray]).toEqual(lumaBefore); // the luminance raster is not written to
+    // a page without coloured ink is the luminance raster itself, not a copy
+    const grey = { gray: Buffer.from([0, 128, 255]), width: 3, height: 1 };
+    expect(inkGrey(Buffer.from([0, 0, 0, 128, 128, 128, 255, 255, 255]), { width: 3, height: 1, channels: 3 }, grey)).toBe(grey);
+  });
+
   it('scores a reading by its letter-and-digit words', () => {
     expect(readingQuality([{ text: 'TOTAL', confidence: 0.9 }, { text: '—', confidence: 0.1 }]).confidence).toBeCloseTo(0.9);
     expect(readingQuality([]).confidence).toBe(0);
@@ -198,6 +224,15 @@ describe('OcrPool', () => {
   it('defaults to one worker per spare core (at least 1, at most 4)', () => {
     expect(defaultPoolSize()).toBeGreaterThanOrEqual(1);
     expect(defaultPoolSize()).toBeLessThanOrEqual(4);
+  });
+
+  it('reads orange text on white (luminance 166, which binarisation would drop)', async () => {
+    const lines = [['AWS Data Transfer', '#ff9900'], ['Charges 0.01', '#000000'], ['Amazon Glacier', '#ff9900'], ['Charges 2.22', '#000000']];
+    const text = lines.map(([t, c], i) => `<text x="40" y="${60 + i * 50}" font-family="DejaVu Sans" font-size="28" fill="${c}">${t}</text>`).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+    const r = await pool.recognize(await rasterPage(await sharp(Buffer.from(svg)).png().toBuffer()), { detectOrientation: false });
+    const read = r.page.lines.map((l) => l.text);
+    expect(read).toEqual(expect.arrayContaining(['AWS Data Transfer', 'Amazon Glacier', 'Charges 2.22']));
   });
 
   it('reads an upright receipt with words where they were drawn, reusing one worker', async () => {

@@ -97,14 +97,17 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
   }
   const { data, info } = await img
     .flatten({ background: '#ffffff' })
-    .toColourspace('b-w')
+    .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((e: unknown) => { throw unreadable(e); });
-  let img2: GrayImage = firstChannel(data, info);
-  const level = paperLevel(img2);
+  const bw = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels }, limitInputPixels: info.width * info.height + 1 })
+    .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const luma = firstChannel(bw.data, bw.info);
+  const level = paperLevel(luma);
   const photo = enhancePhotos && level < PHOTO_PAPER_BELOW;
-  if (photo) img2 = await treatPhoto(img2, originalWidth, originalHeight, scaling);
+  // a photo's colour is the light's as much as the ink's (a warm lamp saturates the paper): luminance
+  const img2 = photo ? await treatPhoto(luma, originalWidth, originalHeight, scaling) : level < PHOTO_PAPER_BELOW ? luma : inkGrey(data, info, luma);
   return {
     ...img2,
     scale: img2.width / originalWidth,
@@ -153,6 +156,33 @@ async function treatPhoto(img: GrayImage, originalWidth: number, originalHeight:
     .clahe({ width: PHOTO_CLAHE_TILE, height: PHOTO_CLAHE_TILE, maxSlope: 3 })
     .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   return firstChannel(data, info);
+}
+
+/** Colour saturation (max - min channel) from which a mid-tone pixel counts as coloured ink. */
+export const INK_SATURATION = 96;
+/** ... and the brightness below which: brighter saturated areas (a yellow highlighter) stay light. */
+export const INK_MAX_LUMA = 200;
+
+/**
+ * Grey for OCR on white paper: `luma` (sharp's 'b-w' of the same raster) with coloured ink darkened:
+ * a saturated mid-tone pixel (orange, cyan or light-red text: luminance 140-200, which binarisation
+ * turns white) becomes 255 - saturation when that is darker. Grey, white and dark pixels, and bright
+ * colour (highlighter yellow, pale tinted paper), keep their luminance. `rgb` is the raster as
+ * interleaved sRGB (`info.channels` >= 3; fewer: `luma` is returned).
+ */
+export function inkGrey(rgb: Buffer, info: { width: number; height: number; channels: number }, luma: GrayImage): GrayImage {
+  const { channels } = info;
+  if (channels < 3) return luma;
+  const l = luma.gray;
+  let gray: Buffer | undefined;
+  for (let i = 0, j = 0; i < l.length; i++, j += channels) {
+    const r = rgb[j]!, g = rgb[j + 1]!, b = rgb[j + 2]!;
+    const sat = Math.max(r, g, b) - Math.min(r, g, b);
+    if (sat < INK_SATURATION || l[i]! >= INK_MAX_LUMA || 255 - sat >= l[i]!) continue;
+    gray ??= Buffer.from(l); // copied on the first coloured pixel: a grey page costs no copy
+    gray[i] = 255 - sat;
+  }
+  return gray ? { gray, width: luma.width, height: luma.height } : luma;
 }
 
 /** The grey raster of a sharp raw output: its first channel (sharp may still hand back more than one). */
