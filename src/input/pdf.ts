@@ -316,7 +316,7 @@ async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: numb
       const images: PageImage[] = [];
       for (const box of pictures.left > 0 ? imagesToRead(rects ?? [], size).slice(0, pictures.left) : []) {
         pictures.left--;
-        const image = await renderArea(doc, page, index, box, budget).catch((e: unknown) => {
+        const image = await renderArea(doc, page, index, box, limits, budget).catch((e: unknown) => {
           if (e instanceof ReceiptKitError && e.code === 'TIMEOUT') throw e;
           return undefined; // an image area that will not render is left unread, the text layer stands
         });
@@ -365,18 +365,19 @@ export function imagesToRead(rects: ImageRect[], size: { width: number; height: 
 }
 
 /** Renders one area of a page (page pixels at TEXT_SCALE) to PNG at IMAGE_RENDER_DPI, for OCR. */
-async function renderArea(doc: PdfDocument, page: PdfPage, index: number, box: ImageRect, budget: Budget): Promise<PageImage> {
+async function renderArea(doc: PdfDocument, page: PdfPage, index: number, box: ImageRect, limits: InputLimits, budget: Budget): Promise<PageImage> {
   const wPt = (box.x1 - box.x0) / TEXT_SCALE, hPt = (box.y1 - box.y0) / TEXT_SCALE;
   let scale = IMAGE_RENDER_DPI / 72;
-  if (wPt * hPt * scale * scale > IMAGE_RENDER_MAX_PIXELS) scale = Math.sqrt(IMAGE_RENDER_MAX_PIXELS / (wPt * hPt));
+  const maxPixels = Math.min(limits.maxPixels, IMAGE_RENDER_MAX_PIXELS);
+  if (wPt * hPt * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (wPt * hPt));
   const k = scale / TEXT_SCALE; // image pixels per page pixel
   const w = Math.max(1, Math.round(wPt * scale)), h = Math.max(1, Math.round(hPt * scale));
   const vp = page.getViewport({ scale, offsetX: -box.x0 * k, offsetY: -box.y0 * k });
-  const png = await renderToPng(doc, page, vp, w, h, `image area of page ${index + 1}`, budget);
+  const png = await renderToPng(doc, page, vp, w, h, `a picture of page ${index + 1}`, budget);
   return { box: { ...box }, image: png, width: w, height: h, scale: k };
 }
 
-/** Draws a page (or the part of it that falls on a w x h canvas) on white and encodes it as PNG. */
+/** Draws a page (or the part of it that falls on a w x h canvas) on white and encodes it as PNG; `what` names it in timeouts. */
 async function renderToPng(doc: PdfDocument, page: PdfPage, vp: unknown, w: number, h: number, what: string, budget: Budget): Promise<Buffer> {
   // the factory pdf.js uses itself, so the canvas comes from the @napi-rs/canvas copy it resolved
   const factory = (doc as unknown as { canvasFactory: CanvasFactoryLike }).canvasFactory;
@@ -388,7 +389,7 @@ async function renderToPng(doc: PdfDocument, page: PdfPage, vp: unknown, w: numb
     ctx.fillRect(0, 0, w, h);
     const task = page.render({ canvasContext: entry.context as never, viewport: vp, background: '#ffffff' } as never);
     try {
-      await budget.step(task.promise, what);
+      await budget.step(task.promise, `rendering ${what}`);
     } catch (e) {
       task.cancel();
       throw e;
