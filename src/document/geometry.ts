@@ -12,15 +12,21 @@ export function unionBox(boxes: readonly Box[]): Box {
   return { x0, y0, x1, y1 };
 }
 
-/** Maps an upright-frame point back to original-image pixels. */
-/** The share of the smaller of two boxes that lies inside the other (0 when apart, 1 when one holds the other). */
-export function overlapShare(a: Box, b: Box): number {
-  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  if (w <= 0 || h <= 0) return 0;
-  const smaller = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
-  return smaller > 0 ? (w * h) / smaller : 0;
+/** Share of `a`'s area inside `b` (1 when `a` has no area). */
+export function coverage(a: Box, b: Box): number {
+  const ix = Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0));
+  const iy = Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  const area = (a.x1 - a.x0) * (a.y1 - a.y0);
+  return area > 0 ? (ix * iy) / area : 1;
 }
 
+/** The share of the smaller of two boxes that lies inside the other (0 when apart or either has no area, 1 when one holds the other). */
+export function overlapShare(a: Box, b: Box): number {
+  const hasArea = (x: Box) => x.x1 > x.x0 && x.y1 > x.y0;
+  return hasArea(a) && hasArea(b) ? Math.max(coverage(a, b), coverage(b, a)) : 0;
+}
+
+/** Maps an upright-frame point back to original-image pixels. */
 export function toOriginalPoint(p: Point, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Point {
   const W = page.originalWidth, H = page.originalHeight;
   switch (page.rotation) {

@@ -8,7 +8,7 @@
  */
 import type { Box, Line, Page, Word } from './types.js';
 import type { TextPage } from '../input/types.js';
-import { lineFromWords } from './geometry.js';
+import { coverage, lineFromWords } from './geometry.js';
 
 export type PageWithLines = Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> };
 
@@ -117,14 +117,6 @@ function joinFragments(words: Word[]): Word[] {
     } else out.push(w);
   }
   return out;
-}
-
-/** Share of `a`'s area inside `b`. */
-function coverage(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0));
-  const iy = Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
-  const area = (a.x1 - a.x0) * (a.y1 - a.y0);
-  return area > 0 ? (ix * iy) / area : 1;
 }
 
 function median(xs: number[]): number {

@@ -251,8 +251,9 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const margin = rival ? best.score - rival.score : 5;
     if (margin < 1) terms.push({ name: 'close-rival', weight: -2.0 });
     else if (margin < 2.5) terms.push({ name: 'rival', weight: -0.9 });
-    // a name only a picture holds is the last resort above: never one to trust without a look
-    const conf = terms.some((t) => t.name === 'picture-text') ? Math.min(PICTURE_NAME_MAX_CONFIDENCE, confidenceFrom(1.0, terms)) : confidenceFrom(1.0, terms);
+    const conf = Math.min(confidenceFrom(1.0, terms),
+      // a name only a picture holds is the last resort above: never one to trust without a look
+      terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1);
     out.merchantName = { ...loc(best.seg.line, value, conf), boxes };
     out.evidence = { merchantName: [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`)] };
     nameLine = best.seg.line;

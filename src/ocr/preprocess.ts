@@ -105,9 +105,10 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
     .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const luma = firstChannel(bw.data, bw.info);
   const level = paperLevel(luma);
-  const photo = enhancePhotos && level < PHOTO_PAPER_BELOW;
+  const greyPaper = level < PHOTO_PAPER_BELOW;
+  const photo = enhancePhotos && greyPaper;
   // a photo's colour is the light's as much as the ink's (a warm lamp saturates the paper): luminance
-  const img2 = photo ? await treatPhoto(luma, originalWidth, originalHeight, scaling) : level < PHOTO_PAPER_BELOW ? luma : inkGrey(data, info, luma);
+  const img2 = photo ? await treatPhoto(luma, originalWidth, originalHeight, scaling) : greyPaper ? luma : inkGrey(data, info, luma);
   return {
     ...img2,
     scale: img2.width / originalWidth,
