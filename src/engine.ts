@@ -9,18 +9,16 @@ import type { EngineOptions, EngineOptionsInput, ExtractOptions, ExtractOptionsI
 import type { ExtractResult, SimpleResult, VerboseResult } from './contract/results.js';
 import { ReceiptKitError, isReceiptKitError } from './errors.js';
 import { loadInput } from './input/index.js';
-import type { InputSource, LoadedInput, RasterPage, TextPage } from './input/types.js';
+import type { InputSource, LoadedInput } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
-import type { RecognizeOptions } from './ocr/pool.js';
-import { countryLanguage, resolveLanguages } from './ocr/languages.js';
-import { pageFromText } from './document/layout.js';
-import { buildDocument, overlapShare } from './document/geometry.js';
-import type { Box, Document, Line, Word } from './document/types.js';
-import { extractFields } from './fields/index.js';
-import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './fields/second-look.js';
+import { resolveLanguages } from './ocr/languages.js';
+import type { Document } from './document/types.js';
 import type { FieldResults } from './fields/types.js';
-import { combineReadings, readersAgree } from './fields/combine.js';
+import { PaddleReader } from './ocr/paddle.js';
+import { readDocument } from './read/index.js';
+import type { Readers } from './read/readers.js';
+import { StageClock } from './read/clock.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import type { VerboseExtras } from './response/build.js';
 import { readSource } from './input/source.js';
@@ -102,14 +100,12 @@ interface ScanStart {
 }
 
 const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
-/** The alternate reading of a photo is made in the country's language when the country is at least this sure. */
-const LOCAL_READING_MIN_COUNTRY = 0.6;
-/** Words OCR read from a picture on a PDF text page are kept from this confidence (logo artwork reads as low-confidence letters). */
-const MIN_IMAGE_WORD_CONFIDENCE = 0.6;
 const publicSimilar = (m: SimilarMatch[]) => m.map(({ basis: _b, ...r }) => r);
 
 class ReceiptEngine implements Engine {
   private readonly ocr: OcrPool;
+  /** PaddleOCR (ocr/paddle.ts): the primary reader of the fast reading, the second of the thorough one. */
+  private readonly paddle: PaddleReader | undefined;
   private inFlight = 0;
   private isClosed = false;
   private readonly idleWaiters: Array<() => void> = [];
@@ -134,9 +130,13 @@ class ReceiptEngine implements Engine {
     this.ocr = new OcrPool({
       ...(options.workers ? { size: options.workers } : {}),
       ...(options.langPath ? { langPath: options.langPath } : {}),
-      ...(options.secondReader === false ? { secondReader: false } : {}),
     });
+    this.paddle = options.secondReader === false ? undefined : new PaddleReader();
   }
+
+
+  /** The readers the reading stage takes (read/readers.ts). */
+  private readers(): Readers { return { tesseract: this.ocr, paddle: this.paddle }; }
 
   get pending(): number { return this.inFlight; }
   get closed(): boolean { return this.isClosed; }
@@ -146,11 +146,12 @@ class ReceiptEngine implements Engine {
     const scan = await this.beginScan(input, opts, opts.verbose ? 'verbose' : 'simple');
     if (scan.stored) return this.reuseScan(scan);
     // a simple result has no line items: skip that work
-    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose });
-    const enriched = this.enrich(x, opts);
+    const clock = new StageClock();
+    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose, clock });
+    const enriched = clock.timeSync('enrichment', () => this.enrich(x, opts));
     // merchantTypes come from the enrichment's categories (account list or built-in)
     const fields = { ...x.fields, merchantTypes: enriched.merchantTypes };
-    if (!opts.verbose) return this.keepScan(scan, x, buildSimple(fields));
+    if (!opts.verbose) return this.keepScan(scan, x, buildSimple(fields), clock);
     return this.keepScan(scan, x, buildVerbose(x.document, fields, {
       targetRotation: x.targetRotation,
       pages: x.input.pageCount,
@@ -159,7 +160,7 @@ class ReceiptEngine implements Engine {
       warnings: [...new Set([...x.warnings, ...enriched.warnings])],
       enrichment: enriched,
       ...fraudOf(x),
-    }));
+    }), clock);
   }
 
   /** Known merchant, codes, categories and location for one extraction; a failure of its own is a warning. */
@@ -177,7 +178,7 @@ class ReceiptEngine implements Engine {
   }
 
   /** `fraud`: also run the fraud checks (tampering, digital, handwriting; src/fraud/). */
-  private async run(input: InputSource, opts: ExtractOptions, stages: { fraud?: boolean } = {}): Promise<Extraction> {
+  private async run(input: InputSource, opts: ExtractOptions, stages: { fraud?: boolean; clock?: StageClock } = {}): Promise<Extraction> {
     if (this.isClosed) throw new ReceiptKitError('ENGINE_CLOSED', 'the engine is closed');
     const maxQueue = this.options.maxQueue ?? 1000;
     if (this.inFlight >= maxQueue) throw new ReceiptKitError('OVERLOADED', `too many extractions waiting (${this.inFlight}); try again later`);
@@ -186,7 +187,7 @@ class ReceiptEngine implements Engine {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const work = this.pipeline(input, opts, controller.signal, !!stages.fraud);
+      const work = this.pipeline(input, opts, controller.signal, !!stages.fraud, stages.clock);
       if (!timeoutMs) return await work;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -203,44 +204,10 @@ class ReceiptEngine implements Engine {
     }
   }
 
-  /**
-   * The words of a text page's pictures (TextPage.images: logos, an issuer block drawn as an image),
-   * read by OCR and placed on the page: confident words only (MIN_IMAGE_WORD_CONFIDENCE), none where
-   * the text layer already has a word (text drawn over a picture is in the layer). A picture that will
-   * not read is skipped with a warning: the text layer stands.
-   */
-  private async readPageImages(page: TextPage, languages: string[], signal: AbortSignal, warnings: string[]): Promise<Word[]> {
-    const out: Word[] = [];
-    for (const im of page.images ?? []) {
-      if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
-      let r;
-      try {
-        r = await this.ocr.recognize(
-          { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1 },
-          { languages, detectOrientation: false, signal });
-      } catch (e) {
-        if (signal.aborted) throw e;
-        warnings.push(`a picture on page ${page.index + 1} was not read: ${e instanceof Error ? e.message : String(e)}`);
-        continue;
-      }
-      for (const line of r.page.lines) {
-        for (const w of line.words) {
-          if (w.confidence < MIN_IMAGE_WORD_CONFIDENCE || !/[\p{L}\p{N}]/u.test(w.text)) continue;
-          const box = {
-            x0: im.box.x0 + w.box.x0 / im.scale, y0: im.box.y0 + w.box.y0 / im.scale,
-            x1: im.box.x0 + w.box.x1 / im.scale, y1: im.box.y0 + w.box.y1 / im.scale,
-          };
-          if (page.words.some((t) => overlapShare(t.box, box) > 0.3)) continue;
-          out.push({ text: w.text, box, confidence: w.confidence });
-        }
-      }
-    }
-    return out;
-  }
-
-  private async pipeline(source: InputSource, opts: ExtractOptions, signal: AbortSignal, fraud = false): Promise<Extraction> {
+  private async pipeline(source: InputSource, opts: ExtractOptions, signal: AbortSignal, fraud = false, clock = new StageClock()): Promise<Extraction> {
     const started = performance.now();
     const warnings: string[] = [];
+    const t0 = performance.now();
     const limits = { ...DEFAULT_LIMITS, ...(this.options.limits ?? {}) };
     let input: LoadedInput;
     try {
@@ -255,32 +222,10 @@ class ReceiptEngine implements Engine {
       throw wrapUnexpected(e, 'UNREADABLE_FILE', 'the file could not be read');
     }
     if (input.warnings) warnings.push(...input.warnings);
+    clock.add('input', performance.now() - t0);
 
     const langs = resolveLanguages(opts.language, this.options.langPath);
     warnings.push(...langs.warnings);
-
-    const pages: Parameters<typeof buildDocument>[0] = [];
-    let targetRotation = 0;
-    let enhancedPhoto = false;
-    for (const page of input.pages) {
-      if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
-      if (page.kind === 'text') {
-        const imageWords = page.images?.length ? await this.readPageImages(page, langs.codes, signal, warnings) : [];
-        pages.push(pageFromText(imageWords.length ? { ...page, words: [...page.words, ...imageWords] } : page));
-      } else {
-        let r;
-        try {
-          r = await this.ocr.recognize(page, { languages: langs.codes, detectOrientation: true, signal });
-        } catch (e) {
-          throw wrapUnexpected(e, 'UNREADABLE_FILE', `OCR failed on page ${page.index + 1}`);
-        }
-        warnings.push(...r.warnings);
-        if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
-        if (input.pages.length === 1) enhancedPhoto = r.enhanced;
-        pages.push({ ...r.page, index: page.index });
-      }
-    }
-    const document = buildDocument(pages);
     const fieldContext = {
       extractTime: opts.extractTime,
       extractLineItems: opts.extractLineItems,
@@ -288,95 +233,18 @@ class ReceiptEngine implements Engine {
       ...(opts.near ? { near: opts.near } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
-    let fields = extractFields(document, fieldContext);
-    const only = input.pages.length === 1 ? input.pages[0] : undefined;
-    /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
-    const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
-    /** The one page read again whole (another language, image or scale): its document and simple fields. */
-    const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
-      const r = await this.ocr.recognize(page, { languages: langs.codes, ...how, signal, rotation: document.pages[0]!.rotation });
-      const doc = buildDocument([{ ...r.page, index: 0 }]);
-      return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
-    };
-    // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
-    // give the same total and date, tesseract's own re-readings below have nothing left to settle
-    let second: { doc: Document; fields: FieldResults } | undefined;
-    if (image && this.ocr.secondReaderOn && !signal.aborted) {
-      try {
-        const page = await this.ocr.readSecond(image, document.pages[0]!.rotation, signal);
-        const doc = buildDocument([{ ...page, index: 0 }]);
-        second = { doc, fields: extractFields(doc, fieldContext) };
-      } catch (e) {
-        if (signal.aborted) throw e;
-        warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
-    const settled = !!second && readersAgree(fields, second.fields, ['totalAmount', 'date']);
-    // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
-    // in the country's own language when the document shows one that is installed (values only: the same
-    // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
-    if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
-      const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, this.options.langPath) : undefined;
-      const readings = [
-        ...(local && !langs.codes.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
-        { languages: langs.codes, enhance: false, tag: 'plain-reading', confirms: true },
-      ];
-      for (const alt of readings) {
-        if (signal.aborted) break;
-        try {
-          const again = await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
-          fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
-        } catch (e) {
-          if (signal.aborted) throw e; // a failed alternate reading leaves the first
-        }
-      }
-    }
-    // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
-    const reader = async (lines: Line[]) => {
-      const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
-      for (const pageIndex of new Set(lines.map((l) => l.page))) {
-        const page = input.pages[pageIndex];
-        const docPage = document.pages[pageIndex];
-        if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
-        const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
-        try {
-          const reads = await this.ocr.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: langs.codes, signal });
-          mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
-        } catch (e) {
-          if (signal.aborted) throw e; // a failed second look leaves the first reading
-        }
-      }
-      return out;
-    };
-    if (!settled) fields = await secondLookDate(document, fields, fieldContext, reader);
-    if (opts.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
-    // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
-    const confirmPasses = Math.min(this.options.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-    if (!settled && confirmPasses > 0 && image && needsConfirmation(fields)) {
-      const passes: Array<{ doc: Document; fields: FieldResults }> = [];
-      for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
-        if (signal.aborted) break;
-        try {
-          passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
-        } catch (e) {
-          if (signal.aborted) throw e;
-          break; // a failed pass confirms nothing
-        }
-      }
-      if (passes.length === confirmPasses) {
-        // a pass that reads the total clearly more confidently replaces it; agreement raises only the first reading's total
-        const first = fields.totalAmount;
-        passes.forEach((p, i) => { fields = preferAlternate(document, fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
-        if (fields.totalAmount === first) fields = confirmByPasses(fields, passes.map((p) => p.fields));
-      }
-    }
-    // the second reading weighed against the first (and what the re-readings above made of it)
-    if (second) fields = combineReadings(document, fields, second.doc, second.fields);
-    warnings.push(...fields.warnings);
+
+    const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, signal, clock });
+    warnings.push(...read.warnings);
+    return this.finish(input, read.document, read.fields, read.rotation, warnings, started, signal, fraud, clock);
+  }
+
+  /** The fraud checks (when asked for) and the extraction's record. */
+  private async finish(input: LoadedInput, document: Document, fields: FieldResults, targetRotation: number, warnings: string[], started: number, signal: AbortSignal, fraud: boolean, clock: StageClock): Promise<Extraction> {
     let report: Awaited<ReturnType<typeof detectFraud>> | undefined;
     if (fraud && !signal.aborted) {
       try {
-        report = await detectFraud(input, document, fields, { signal });
+        report = await clock.time('fraud', () => detectFraud(input, document, fields, { signal }));
       } catch (e) {
         warnings.push(`fraud checks failed: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -400,7 +268,7 @@ class ReceiptEngine implements Engine {
     if (this.isClosed) return;
     this.isClosed = true;
     try {
-      await this.ocr.close();
+      await Promise.all([this.ocr.close(), this.paddle?.close()]);
     } finally {
       this.store.close();
     }
@@ -509,11 +377,16 @@ class ReceiptEngine implements Engine {
   }
 
   /** After a fresh extraction: similar receipts (verbose), then the scan stored unless incognito. */
-  private async keepScan<R extends ExtractResult>(scan: ScanStart, x: Extraction, result: R): Promise<R> {
+  private async keepScan<R extends ExtractResult>(scan: ScanStart, x: Extraction, result: R, clock?: StageClock): Promise<R> {
     const subject = subjectFromExtraction(x);
     const fingerprint = fingerprintOf(subject);
     // the similarity signature is needed to look for similar receipts (verbose) and to be found later (stored)
+    const t0 = performance.now();
     const signature = scan.kind === 'verbose' || !scan.opts.incognito ? await signatureOf(x, subject) : null;
+    clock?.add('similarity', performance.now() - t0);
+    if (clock && this.options.onStageTimes) {
+      try { this.options.onStageTimes({ ...clock.times }); } catch { /* an observer's failure is not the extraction's */ }
+    }
     if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(this.similarFor(scan, x.input.sha256, fingerprint, null, signature));
     if (scan.opts.incognito) {
       this.openStore().countUsage(scan.kind, scan.opts.subAccountId);

@@ -72,6 +72,17 @@ export const engineOptionsSchema = z.strictObject({
    */
   secondReader: z.boolean().optional(),
   /**
+   * How a one-page image is read. 'thorough' (default): tesseract and PaddleOCR both read the whole
+   * page, with alternate readings of photos, second looks and confirming passes. 'fast' (experimental):
+   * PaddleOCR reads the page, tesseract reads the header band and the total's, date's and tax's lines
+   * again, and the whole page only when no total or date was found (src/read/fast.ts); measured less
+   * accurate so far (bench/OCR.md). Without PaddleOCR (secondReader false, or its runtime missing)
+   * pages are read the thorough way.
+   */
+  reading: z.enum(['fast', 'thorough']).optional(),
+  /** Called after each extraction with the wall time of its stages in ms (input, readers, re-reads, fields, fraud, similarity). */
+  onStageTimes: z.custom<(times: Record<string, number>) => void>((v) => v === undefined || typeof v === 'function', { message: 'must be a function' }).optional(),
+  /**
    * OCR the pictures painted on PDF pages that have a text layer (a logo, an issuer block embedded as
    * an image: their text is not in the text layer) and add their words to the page: the largest 3 of a
    * page, 4 of a document. Default true; false reads such pages from the text layer alone (faster).

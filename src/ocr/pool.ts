@@ -28,11 +28,10 @@ import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
 import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
-import { linesFromWords } from '../document/layout.js';
-import { PaddleReader } from './paddle.js';
 import { findLanguageData, resolveLanguages } from './languages.js';
 import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, firstChannel, loadWorkingImage, rotateGray } from './preprocess.js';
 import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
+import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
 import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from './orientation.js';
 import type { TextDirection } from './orientation.js';
 
@@ -93,8 +92,6 @@ export interface OcrPoolOptions {
   scaling?: Partial<OcrScaling>;
   /** Tesseract page segmentation mode (default 6, one uniform block: keeps receipt price columns). */
   psm?: number;
-  /** The second reader (PaddleOCR, see paddle.ts): false turns it off (default on when installed). */
-  secondReader?: boolean;
 }
 
 /**
@@ -159,11 +156,11 @@ interface Waiter {
 }
 
 /** A word as tesseract returns it (confidence 0..100), and as the pool keeps it (0..1). */
-interface TessWord { text: string; confidence: number; bbox: Box }
+export interface TessWord { text: string; confidence: number; bbox: Box }
 interface TessBlock { paragraphs: Array<{ lines: Array<{ words: TessWord[] }> }> }
 
 /** Words of one OCR pass, in that pass's pixel frame. */
-interface Reading { rotation: Rotation; width: number; height: number; lines: TessWord[][] }
+export interface Reading { rotation: Rotation; width: number; height: number; lines: TessWord[][] }
 
 /** Temp folders of live pools, removed at exit if a pool was never closed. */
 const liveFolders = new Set<string>();
@@ -212,7 +209,8 @@ function message(e: unknown): string {
 
 let slotIds = 0;
 
-export class OcrPool {
+export class OcrPool implements PageReader, LineReader {
+  readonly name = 'tesseract';
   readonly size: number;
   private readonly langPath: string | undefined;
   private readonly defaultLanguages: string[] | undefined;
@@ -227,7 +225,6 @@ export class OcrPool {
   private closed = false;
   private folder: string | undefined;
   private readonly linked = new Set<string>();
-  private readonly second: PaddleReader | undefined;
 
   constructor(opts: OcrPoolOptions = {}) {
     const size = opts.size ?? defaultPoolSize();
@@ -239,33 +236,6 @@ export class OcrPool {
     this.langPath = opts.langPath;
     this.defaultLanguages = opts.defaultLanguages;
     this.scaling = { ...DEFAULT_SCALING, ...(opts.scaling ?? {}) };
-    this.second = opts.secondReader === false ? undefined : new PaddleReader();
-  }
-
-  /** The second reader is on (it loads on first use; when it cannot, readSecond() rejects at once with the reason). */
-  get secondReaderOn(): boolean { return !!this.second; }
-
-  /**
-   * Reads a page with the second reader (paddle.ts) at a known rotation, from the pool's plain working
-   * image (as measured: bench/OCR.md), as an OcrPage like recognize() gives. Rejects when the reader is
-   * off or cannot load (the caller keeps the first reading).
-   */
-  async readSecond(page: RasterPage, rotation: Rotation, signal?: AbortSignal): Promise<OcrPage> {
-    if (this.closed) throw closedError();
-    if (!this.second) throw new Error('the second reader is off');
-    if (signal?.aborted) throw abortError();
-    this.inFlight++;
-    try {
-      const work = await this.working(page, this.scaling, false);
-      const upright = rotateGray(work, rotation);
-      const found = await this.second.read(upright, signal);
-      if (signal?.aborted) throw abortError();
-      // the reader's words come ungrouped: lines are made from them as from a PDF text layer
-      const reading: Reading = { rotation, width: upright.width, height: upright.height, lines: [found.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.box }))] };
-      return toPage(page, work, reading, (groups) => linesFromWords(groups.flat()));
-    } finally {
-      this.inFlight--;
-    }
   }
 
   /** recognize() calls accepted and not yet settled (waiting for a worker or running). */
@@ -281,7 +251,7 @@ export class OcrPool {
    * re-readings and confirming passes of one extraction share it (the photo treatment alone costs
    * ~250 ms a page). Held weakly by the page's image buffer, so it goes when the input does.
    */
-  private working(page: RasterPage, scaling: OcrScaling, enhance: boolean): Promise<WorkingImage> {
+  working(page: RasterPage, scaling: OcrScaling, enhance: boolean): Promise<WorkingImage> {
     const key = `${scaling.maxLongSide}/${scaling.minLongSide}/${scaling.maxUpscale}/${enhance ? 1 : 0}`;
     let byKey = this.workCache.get(page.image);
     if (!byKey) { byKey = new Map(); this.workCache.set(page.image, byKey); }
@@ -371,22 +341,72 @@ export class OcrPool {
     if (opts.signal?.aborted) throw abortError();
     this.inFlight++;
     try {
-      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
       const work = await this.working(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 }, true);
-      const upright = rotateGray(work, rotation);
       const s = work.scale;
+      const scaled = boxes.map((b) => ({ x0: b.x0 * s, y0: b.y0 * s, x1: b.x1 * s, y1: b.y1 * s }));
+      const reads = await this.readRegions(rotateGray(work, rotation), scaled, { ...opts, mode: 'line', heights });
+      return reads.map((perHeight) => perHeight.map((words) => words.map((w) => ({
+        text: w.text, confidence: w.confidence, box: { x0: w.box.x0 / s, y0: w.box.y0 / s, x1: w.box.x1 / s, y1: w.box.y1 / s },
+      }))));
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /** PageReader: an upright grey image read as one block (the pool's page segmentation mode). */
+  async readPage(img: GrayImage, opts: ReadOptions = {}): Promise<PageReading> {
+    if (this.closed) throw closedError();
+    if (opts.signal?.aborted) throw abortError();
+    this.inFlight++;
+    try {
+      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
       const slot = await this.acquire(langs.codes, opts.signal);
-      const all: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = [];
       try {
         await this.useLanguages(slot, langs.codes, opts.signal);
-        for (const box of boxes) {
-          const out: Array<Array<{ text: string; confidence: number; box: Box }>> = [];
+        const lines = await this.ocr(slot, img, opts.signal);
+        return { lines: lines.map((l) => l.map((w) => ({ text: w.text, confidence: w.confidence, box: w.bbox }))), grouped: true };
+      } finally {
+        if (slot.failed) this.discard(slot);
+        this.release(slot);
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /**
+   * LineReader: regions of an upright grey image read again on one worker. 'line' regions are read in
+   * single-line mode, each scaled so that the line is each of `heights` pixels tall (default
+   * REREAD_HEIGHTS' middle, 48), normalised: independent second opinions on a field's text; a line too
+   * small or too long gives fewer (or no) readings. 'block' regions are read as cropped, as a block.
+   */
+  async readRegions(img: GrayImage, regions: readonly Box[], opts: RegionReadOptions = {}): Promise<ReadWord[][][]> {
+    if (this.closed) throw closedError();
+    if (opts.signal?.aborted) throw abortError();
+    this.inFlight++;
+    try {
+      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
+      const heights = opts.heights ?? [48];
+      const slot = await this.acquire(langs.codes, opts.signal);
+      const all: ReadWord[][][] = [];
+      try {
+        await this.useLanguages(slot, langs.codes, opts.signal);
+        for (const box of regions) {
+          const out: ReadWord[][] = [];
           all.push(out);
-          const lineH = (box.y1 - box.y0) * s;
+          if (opts.mode === 'block') {
+            const left = Math.max(0, Math.round(box.x0)), top = Math.max(0, Math.round(box.y0));
+            if (box.x1 - left < 8 || box.y1 - top < 8) continue;
+            const crop = cropGray(img, left, top, box.x1 - left, box.y1 - top);
+            const words = (await this.ocr(slot, crop, opts.signal)).flat();
+            out.push(words.map((w) => ({ text: w.text, confidence: w.confidence, box: { x0: left + w.bbox.x0, y0: top + w.bbox.y0, x1: left + w.bbox.x1, y1: top + w.bbox.y1 } })));
+            continue;
+          }
+          const lineH = box.y1 - box.y0;
           if (!(lineH >= 6)) continue;
           const margin = lineH * 0.35;
-          const left = Math.max(0, Math.round(box.x0 * s - margin)), top = Math.max(0, Math.round(box.y0 * s - margin));
-          const crop = cropGray(upright, left, top, (box.x1 - box.x0) * s + 2 * margin, lineH + 2 * margin);
+          const left = Math.max(0, Math.round(box.x0 - margin)), top = Math.max(0, Math.round(box.y0 - margin));
+          const crop = cropGray(img, left, top, box.x1 - box.x0 + 2 * margin, lineH + 2 * margin);
           for (const target of heights) {
             const k = target / lineH;
             const width = Math.round(crop.width * k), height = Math.round(crop.height * k);
@@ -396,11 +416,10 @@ export class OcrPool {
               .normalise()
               .raw()
               .toBuffer({ resolveWithObject: true });
-            const img: GrayImage = firstChannel(data, info);
-            const words = (await this.ocr(slot, img, opts.signal, 7)).flat();
+            const words = (await this.ocr(slot, firstChannel(data, info), opts.signal, 7)).flat();
             out.push(words.map((w) => ({
               text: w.text, confidence: w.confidence,
-              box: { x0: (left + w.bbox.x0 / k) / s, y0: (top + w.bbox.y0 / k) / s, x1: (left + w.bbox.x1 / k) / s, y1: (top + w.bbox.y1 / k) / s },
+              box: { x0: left + w.bbox.x0 / k, y0: top + w.bbox.y0 / k, x1: left + w.bbox.x1 / k, y1: top + w.bbox.y1 / k },
             })));
           }
         }
@@ -423,7 +442,7 @@ export class OcrPool {
       w.reject(closedError());
     }
     const slots = this.slots.splice(0);
-    await Promise.all([...slots.map((s) => this.kill(s, closedError())), this.second?.close()]);
+    await Promise.all(slots.map((s) => this.kill(s, closedError())));
     if (this.folder) removeFolder(this.folder);
   }
 
@@ -669,7 +688,7 @@ function densestBand(r: Reading): { y0: number; y1: number } {
  * Maps a reading back to the upright frame at original resolution and makes Document lines: by default
  * one per line of the reading; `makeLines` groups the mapped words otherwise.
  */
-function toPage(page: RasterPage, work: WorkingImage, r: Reading, makeLines: (groups: Word[][]) => OcrPage['lines'] = (groups) => groups.map(lineFromWords)): OcrPage {
+export function toPage(page: RasterPage, work: WorkingImage, r: Reading, makeLines: (groups: Word[][]) => OcrPage['lines'] = (groups) => groups.map(lineFromWords)): OcrPage {
   const turned = r.rotation === 90 || r.rotation === 270;
   const width = turned ? work.originalHeight : work.originalWidth;
   const height = turned ? work.originalWidth : work.originalHeight;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { combineReadings, READERS_DISAGREE_CAP } from '../../src/fields/combine.js';
+import { combineReadings, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
 const ctx = { extractTime: false, extractLineItems: true, now: new Date('2024-06-01T00:00:00Z') };

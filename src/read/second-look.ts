@@ -27,8 +27,8 @@
  */
 import type { Document, Line, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
-import { extractFields } from './index.js';
-import type { FieldContext, FieldResults } from './types.js';
+import { extractFields } from '../fields/index.js';
+import type { FieldContext, FieldResults } from '../fields/types.js';
 import { roundConfidence } from '../resolve/confidence.js';
 import { same } from '../resolve/arithmetic.js';
 import { parseTime } from '../locale/dates.js';
@@ -40,7 +40,7 @@ export const SECOND_LOOK_BELOW = 0.9;
 
 type ReadWord = Pick<Word, 'text' | 'confidence' | 'box'>;
 /** Reads lines again: per line, one word list per text height (empty when a line cannot be read). */
-export type LineReader = (lines: Line[]) => Promise<ReadWord[][][]>;
+export type LinesReader = (lines: Line[]) => Promise<ReadWord[][][]>;
 /** At most this many item lines are read again. */
 export const MAX_ITEM_LINES = 16;
 
@@ -109,7 +109,7 @@ export function closestLine(doc: Document, line: Line): number {
 export const MISSING_DATE_LINES = 3;
 
 /** No date was read: the first lines printing a time (dates are printed beside times) are read again; a date two readings of one line agree on is taken, at most 0.8. */
-async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
+async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {
   const lines = doc.lines.filter((l) => doc.pages[l.page]?.source === 'ocr' && parseTime(l.text)).slice(0, MISSING_DATE_LINES);
   if (!lines.length) return fields;
   const reads = await read(lines);
@@ -125,7 +125,7 @@ async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldCo
   return fields;
 }
 
-export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
+export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {
   const date = fields.date;
   if (!date) return findMissingDate(doc, fields, ctx, read);
   if (date.confidence >= SECOND_LOOK_BELOW) return fields;
@@ -148,7 +148,7 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
   return fields;
 }
 
-export async function secondLookItems(doc: Document, fields: FieldResults, ctx: FieldContext, read: LineReader): Promise<FieldResults> {
+export async function secondLookItems(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {
   const items = fields.lineItems;
   if (!items?.length || !fields.itemsCheck || fields.itemsCheck.matches || fields.itemsCheck.against === 'none' && fields.itemsCheck.expected === undefined) return fields;
   const indices = [...new Set(items.map((it) => it.totalPrice.lineIndex))].slice(0, MAX_ITEM_LINES);

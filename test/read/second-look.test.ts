@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/fields/second-look.js';
+import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/read/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';
 

@@ -20,7 +20,7 @@
  * 0.31) at 0.9.
  */
 import type { Document } from '../document/types.js';
-import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from './types.js';
+import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from '../fields/types.js';
 import { closestLine } from './second-look.js';
 import { roundConfidence } from '../resolve/confidence.js';
 import { same } from '../resolve/arithmetic.js';

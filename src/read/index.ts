@@ -1,0 +1,233 @@
+/**
+ * The reading stage: how pages become a Document and its fields. Takes its readers from a list
+ * (readers.ts) and knows no reader's insides; the engine only wires it.
+ *
+ * - a text page (PDF text layer): its words, plus the pictures on it read by OCR (readPageImages);
+ * - a one-page image with `reading: 'fast'`: a primary reader, then targeted looks (fast.ts);
+ * - otherwise (the default, 'thorough'): every image page read whole by tesseract, and a one-page
+ *   image also by PaddleOCR, with alternate readings of photos, second looks and confirming passes,
+ *   the two readings weighed (combine.ts).
+ */
+import type { LoadedInput, RasterPage, TextPage } from '../input/types.js';
+import type { Document, Line, Word, Box } from '../document/types.js';
+import { buildDocument, overlapShare } from '../document/geometry.js';
+import { linesFromWords, pageFromText } from '../document/layout.js';
+import { extractFields } from '../fields/index.js';
+import type { FieldContext, FieldResults } from '../fields/types.js';
+import { ReceiptKitError, isReceiptKitError } from '../errors.js';
+import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
+import type { Rotation } from '../ocr/preprocess.js';
+import { toPage } from '../ocr/pool.js';
+import type { RecognizeOptions } from '../ocr/pool.js';
+import { countryLanguage } from '../ocr/languages.js';
+import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './second-look.js';
+import { combineReadings, readersAgree } from './combine.js';
+import { readImageFast } from './fast.js';
+import { StageClock } from './clock.js';
+import type { Readers } from './readers.js';
+
+export type { Readers } from './readers.js';
+
+/** The alternate reading of a photo is made in the country's language when the country is at least this sure. */
+const LOCAL_READING_MIN_COUNTRY = 0.6;
+/** Words OCR read from a picture on a PDF text page are kept from this confidence (logo artwork reads as low-confidence letters). */
+const MIN_IMAGE_WORD_CONFIDENCE = 0.6;
+
+export interface ReadContext {
+  fields: FieldContext;
+  /** tesseract codes of the call's languages. */
+  languages: string[];
+  langPath?: string | undefined;
+  reading?: 'fast' | 'thorough' | undefined;
+  confirmPasses?: number | undefined;
+  signal: AbortSignal;
+  clock?: StageClock;
+}
+
+export interface DocumentReading {
+  document: Document;
+  fields: FieldResults;
+  /** Clockwise degrees the first page was turned to read upright. */
+  rotation: number;
+  warnings: string[];
+}
+
+function wrapUnexpected(e: unknown, message: string): ReceiptKitError {
+  if (isReceiptKitError(e)) return e;
+  return new ReceiptKitError('UNREADABLE_FILE', `${message}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
+
+/** The second reading of the thorough way: PaddleOCR on the plain working image at a known rotation. */
+async function readSecond(readers: Readers, page: RasterPage, rotation: Rotation, signal: AbortSignal) {
+  if (!readers.paddle) throw new Error('the second reader is off');
+  const work = await readers.tesseract.working(page, DEFAULT_SCALING, false);
+  const upright = rotateGray(work, rotation);
+  const found = (await readers.paddle.readPage(upright, { signal })).lines.flat();
+  if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
+  return toPage(page, work, { rotation, width: upright.width, height: upright.height, lines: [found.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.box }))] }, (groups) => linesFromWords(groups.flat()));
+}
+
+export async function readDocument(input: LoadedInput, readers: Readers, ctx: ReadContext): Promise<DocumentReading> {
+  const { signal } = ctx;
+  const clock = ctx.clock ?? new StageClock();
+  const fieldContext = ctx.fields;
+  const warnings: string[] = [];
+  // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
+  const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
+  if (one && readers.paddle && ctx.reading === 'fast') {
+    try {
+      const r = await readImageFast(one, {
+        primary: readers.paddle, lines: readers.tesseract, working: (page, enhance) => readers.tesseract.working(page, DEFAULT_SCALING, enhance),
+      }, { fields: fieldContext, languages: ctx.languages, signal, clock });
+      return { document: r.document, fields: r.fields, rotation: r.rotation, warnings: [...warnings, ...r.warnings, ...r.fields.warnings] };
+    } catch (e) {
+      if (signal.aborted || (isReceiptKitError(e) && e.code === 'TIMEOUT')) throw e;
+      warnings.push(`the fast reading failed, the page is read the thorough way: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  const pages: Parameters<typeof buildDocument>[0] = [];
+  let targetRotation = 0;
+  let enhancedPhoto = false;
+  for (const page of input.pages) {
+    if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
+    if (page.kind === 'text') {
+      const imageWords = page.images?.length ? await readPageImages(readers, page, ctx.languages, signal, warnings) : [];
+      pages.push(pageFromText(imageWords.length ? { ...page, words: [...page.words, ...imageWords] } : page));
+    } else {
+      let r;
+      try {
+        r = await clock.time('read:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, detectOrientation: true, signal }));
+      } catch (e) {
+        throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
+      }
+      warnings.push(...r.warnings);
+      if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
+      if (input.pages.length === 1) enhancedPhoto = r.enhanced;
+      pages.push({ ...r.page, index: page.index });
+    }
+  }
+  const document = buildDocument(pages);
+  let fields = extractFields(document, fieldContext);
+  const only = input.pages.length === 1 ? input.pages[0] : undefined;
+  /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
+  const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
+  /** The one page read again whole (another language, image or scale): its document and simple fields. */
+  const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
+    const r = await clock.time('reread:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, ...how, signal, rotation: document.pages[0]!.rotation }));
+    const doc = buildDocument([{ ...r.page, index: 0 }]);
+    return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
+  };
+  // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
+  // give the same total and date, tesseract's own re-readings below have nothing left to settle
+  let second: { doc: Document; fields: FieldResults } | undefined;
+  if (image && readers.paddle && !signal.aborted) {
+    try {
+      const page = await readSecond(readers, image, document.pages[0]!.rotation, signal);
+      const doc = buildDocument([{ ...page, index: 0 }]);
+      second = { doc, fields: extractFields(doc, fieldContext) };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const settled = !!second && readersAgree(fields, second.fields, ['totalAmount', 'date']);
+  // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
+  // in the country's own language when the document shows one that is installed (values only: the same
+  // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
+  if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
+    const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, ctx.langPath) : undefined;
+    const readings = [
+      ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
+      { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
+    ];
+    for (const alt of readings) {
+      if (signal.aborted) break;
+      try {
+        const again = await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
+        fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
+      } catch (e) {
+        if (signal.aborted) throw e; // a failed alternate reading leaves the first
+      }
+    }
+  }
+  // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
+  const reader = async (lines: Line[]) => {
+    const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
+    for (const pageIndex of new Set(lines.map((l) => l.page))) {
+      const page = input.pages[pageIndex];
+      const docPage = document.pages[pageIndex];
+      if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
+      const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
+      try {
+        const reads = await readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal });
+        mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
+      } catch (e) {
+        if (signal.aborted) throw e; // a failed second look leaves the first reading
+      }
+    }
+    return out;
+  };
+  if (!settled) fields = await secondLookDate(document, fields, fieldContext, reader);
+  if (fieldContext.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
+  // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
+  const confirmPasses = Math.min(ctx.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
+  if (!settled && confirmPasses > 0 && image && needsConfirmation(fields)) {
+    const passes: Array<{ doc: Document; fields: FieldResults }> = [];
+    for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
+      if (signal.aborted) break;
+      try {
+        passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
+      } catch (e) {
+        if (signal.aborted) throw e;
+        break; // a failed pass confirms nothing
+      }
+    }
+    if (passes.length === confirmPasses) {
+      // a pass that reads the total clearly more confidently replaces it; agreement raises only the first reading's total
+      const first = fields.totalAmount;
+      passes.forEach((p, i) => { fields = preferAlternate(document, fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
+      if (fields.totalAmount === first) fields = confirmByPasses(fields, passes.map((p) => p.fields));
+    }
+  }
+  // the second reading weighed against the first (and what the re-readings above made of it)
+  if (second) fields = combineReadings(document, fields, second.doc, second.fields);
+  warnings.push(...fields.warnings);
+  return { document, fields, rotation: targetRotation, warnings };
+}
+
+/**
+ * The words of a text page's pictures (TextPage.images: logos, an issuer block drawn as an image),
+ * read by OCR and placed on the page: confident words only (MIN_IMAGE_WORD_CONFIDENCE), none where
+ * the text layer already has a word (text drawn over a picture is in the layer). A picture that will
+ * not read is skipped with a warning: the text layer stands.
+ */
+async function readPageImages(readers: Readers, page: TextPage, languages: string[], signal: AbortSignal, warnings: string[]): Promise<Word[]> {
+  const out: Word[] = [];
+  for (const im of page.images ?? []) {
+    if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
+    let r;
+    try {
+      r = await readers.tesseract.recognize(
+        { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1 },
+        { languages, detectOrientation: false, signal });
+    } catch (e) {
+      if (signal.aborted) throw e;
+      warnings.push(`a picture on page ${page.index + 1} was not read: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    for (const line of r.page.lines) {
+      for (const w of line.words) {
+        if (w.confidence < MIN_IMAGE_WORD_CONFIDENCE || !/[\p{L}\p{N}]/u.test(w.text)) continue;
+        const box = {
+          x0: im.box.x0 + w.box.x0 / im.scale, y0: im.box.y0 + w.box.y0 / im.scale,
+          x1: im.box.x0 + w.box.x1 / im.scale, y1: im.box.y0 + w.box.y1 / im.scale,
+        };
+        if (page.words.some((t) => overlapShare(t.box, box) > 0.3)) continue;
+        out.push({ text: w.text, box, confidence: w.confidence });
+      }
+    }
+  }
+  return out;
+}
+
