@@ -124,7 +124,14 @@ export async function readImageFast(page: RasterPage, readers: FastReaders, ctx:
     }
     if (other !== doc) {
       const again = clock.timeSync('fields', () => extractFields(other, { ...ctx.fields, extractLineItems: false }));
-      fields = combineReadings(doc, fields, other, { ...again, lineItems: undefined, itemsCheck: undefined }, 'line-reader');
+      // a second opinion only where the other reading read the value on a line it re-read: a value both
+      // derive from the same unread lines (a sum of items) is one reading, not two
+      const opinion: FieldResults = { ...again, lineItems: undefined, itemsCheck: undefined };
+      for (const k of keys) {
+        const mine = fields[k], theirs = opinion[k];
+        if (theirs && (!targets.includes(theirs.lineIndex) || !theirs.boxes.length || !mine?.boxes.length)) opinion[k] = undefined;
+      }
+      fields = combineReadings(doc, fields, other, opinion, 'line-reader');
     }
   }
 
