@@ -14,6 +14,9 @@ import type { RunningPostgres } from './helpers/postgres.mjs';
 import { startReplica, postFile, sendJson, request, CAMPAIGN_SETTINGS, CAMPAIGN_VALIDATE, VERBOSE_FILE } from './helpers/replicas.mjs';
 import { makePdf } from './helpers/pdf.js';
 import { PgStore } from '../src/store/pg.js';
+import { parseShard, selectShard, shardKey, shardOf } from '../src/cli/shard.js';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 
 const ROOT = path.resolve(__dirname, '..');
 const KEY = 'replica-test-key-0123456789abcdef';
@@ -154,5 +157,55 @@ describe('replicas sharing one PostgreSQL store', () => {
     }
     // the other replicas were not disturbed
     expect((await request(`${replicas[1]!.url}${CAMPAIGN_SETTINGS}/list`, { headers: { apikey: KEY } })).json).toContain(acknowledged.campaigns[0]);
+  });
+});
+
+describe('batch --shard i/n', () => {
+  it('parses i/n and splits files deterministically by their path inside the folder, each file in exactly one shard', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
+    for (const bad of ['0/3', '4/3', '1/0', 'x/2', '1/2/3', '', '-1/2']) expect(parseShard(bad)).toBeUndefined();
+    const files = Array.from({ length: 300 }, (_, i) => `/data/in/sub${i % 7}/r${i}.jpg`);
+    const shards = [1, 2, 3].map((index) => selectShard(files, ['/data/in'], { index, count: 3 }));
+    expect(shards.flat().sort()).toEqual([...files].sort());
+    for (const sh of shards) expect(sh.length).toBeGreaterThan(60); // roughly even: 100 expected each
+    // the same folder mounted elsewhere gives the same split
+    const moved = files.map((f) => f.replace('/data/in', '/mnt/other/place'));
+    expect(selectShard(moved, ['/mnt/other/place'], { index: 2, count: 3 })).toEqual(shards[1]!.map((f) => f.replace('/data/in', '/mnt/other/place')));
+    expect(shardKey('/data/in/sub1/r1.jpg', ['/data/in'])).toBe(path.join('sub1', 'r1.jpg'));
+    expect(shardOf('sub1/r1.jpg', 3)).toBe(shardOf('sub1/r1.jpg', 3));
+    expect(selectShard(files, ['/data/in'], undefined)).toEqual(files);
+  });
+
+  it('two batch processes, shards 1/2 and 2/2 of one folder, together extract every file once into the shared store', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rk-shard-'));
+    const input = path.join(dir, 'in');
+    mkdirSync(path.join(input, 'a'), { recursive: true });
+    mkdirSync(path.join(input, 'b'), { recursive: true });
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const rel = path.join(i % 2 ? 'a' : 'b', `r${i}.pdf`);
+      writeFileSync(path.join(input, rel), receipt(500 + i));
+      names.push(path.join(input, rel));
+    }
+    const schema = 'batch_shards';
+    const run = (shard: string) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const out = path.join(dir, `out-${shard.replace('/', 'of')}.jsonl`);
+      const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/main.js'), 'batch', input, '--out', out, '--shard', shard,
+        '--store-url', postgres.url, '--store-schema', schema, '--workers', '1', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c) => { err += c; });
+      child.on('exit', (code) => resolve({ code, out, err }));
+    });
+    const [one, two] = await Promise.all([run('1/2'), run('2/2')]);
+    expect(one.code, one.err).toBe(0);
+    expect(two.code, two.err).toBe(0);
+    const filesOf = (f: string) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).file as string);
+    const a = filesOf(one.out), b = filesOf(two.out);
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBeGreaterThan(0);
+    expect([...a, ...b].sort()).toEqual([...names].sort());
+    expect(a.filter((f) => b.includes(f))).toEqual([]);
+    const s = await PgStore.open(postgres.url, { schema });
+    try { expect(await s.scanCount()).toBe(10); } finally { await s.close(); }
   });
 });
