@@ -14,6 +14,7 @@ import type { RunningPostgres } from './helpers/postgres.mjs';
 import { startReplica, postFile, sendJson, request, CAMPAIGN_SETTINGS, CAMPAIGN_VALIDATE, VERBOSE_FILE } from './helpers/replicas.mjs';
 import { makePdf } from './helpers/pdf.js';
 import { PgStore } from '../src/store/pg.js';
+import { accountsOf, loadServerConfig, parseServerConfig } from '../src/server/config.js';
 import { parseShard, selectShard, shardKey, shardOf } from '../src/cli/shard.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -207,5 +208,31 @@ describe('batch --shard i/n', () => {
     expect(a.filter((f) => b.includes(f))).toEqual([]);
     const s = await PgStore.open(postgres.url, { schema });
     try { expect(await s.scanCount()).toBe(10); } finally { await s.close(); }
+  });
+});
+
+describe('server config: the store of each account', () => {
+  const keys = ['k'.repeat(20)];
+  it('storeUrl gives each account a schema named after its id; an account storePath or storeSchema wins; dataDir yields to storeUrl', () => {
+    const config = parseServerConfig({
+      storeUrl: 'postgres://u:p@db:5432/r', dataDir: '/data',
+      accounts: [{ id: 'acme', keys }, { id: 'beta', keys: ['b'.repeat(20)], storeSchema: 'beta_prod' }, { id: 'solo', keys: ['s'.repeat(20)], storePath: '/x/solo.db' }],
+    });
+    const { accounts } = accountsOf(config);
+    expect(accounts.map((a) => [a.id, a.storeUrl, a.storeSchema, a.storePath])).toEqual([
+      ['acme', 'postgres://u:p@db:5432/r', 'acme', undefined],
+      ['beta', 'postgres://u:p@db:5432/r', 'beta_prod', undefined],
+      ['solo', undefined, undefined, '/x/solo.db'],
+    ]);
+    const plain = accountsOf(parseServerConfig({ dataDir: '/data', accounts: [{ id: 'acme', keys }] })).accounts[0]!;
+    expect([plain.storePath, plain.storeUrl]).toEqual([path.join('/data', 'acme.db'), undefined]);
+    expect(() => parseServerConfig({ storeUrl: 'mysql://x', accounts: [{ id: 'acme', keys }] })).toThrow(/storeUrl/);
+  });
+
+  it('RECEIPTKIT_STORE_URL sets storeUrl; the --store-url override wins', () => {
+    const env = { RECEIPTKIT_API_KEYS: `acme:${keys[0]}`, RECEIPTKIT_STORE_URL: 'postgres://env@h/db' };
+    expect(loadServerConfig({ env }).storeUrl).toBe('postgres://env@h/db');
+    expect(loadServerConfig({ env, overrides: { storeUrl: 'postgres://flag@h/db' } }).storeUrl).toBe('postgres://flag@h/db');
+    expect(loadServerConfig({ env: { RECEIPTKIT_API_KEYS: `acme:${keys[0]}` } }).storeUrl).toBeUndefined();
   });
 });
