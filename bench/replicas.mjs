@@ -5,7 +5,7 @@
 // duplicate detection.
 //
 //   node bench/replicas.mjs [--receipts 50] [--requests 240] [--concurrency 8] [--max-seconds 60]
-//                           [--replicas 1,2,3] [--json]
+//                           [--replicas 1,2,3] [--sqlite-baseline] [--json]
 //
 // 1. --receipts receipt images are drawn with sharp (SVG text to PNG: merchant, address, date, number,
 //    items and total differ per receipt).
@@ -19,6 +19,8 @@
 //    the same bytes, so the stored extraction is reused (no OCR): each request is a store lookup, a
 //    similarity search over the shared scans and a stored scan. Reports requests/s, p50 and p99 (ms),
 //    errors, and the duplicate share (every one is a re-submission, so 100 % expected).
+// 4. --sqlite-baseline: the same (first submissions, then the bounded load) through 1 replica on a SQLite
+//    store file instead, for comparison with the 1-replica PostgreSQL figures.
 // Exit code 0 when the duplicate detection is 100 % and no request failed.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +34,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const KEY = 'bench-replicas-key-0123456789abcdef';
 
 function args(argv) {
-  const a = { receipts: 50, requests: 240, concurrency: 8, maxSeconds: 60, replicas: [1, 2, 3], json: false };
+  const a = { receipts: 50, requests: 240, concurrency: 8, maxSeconds: 60, replicas: [1, 2, 3], json: false, sqliteBaseline: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i], v = () => argv[++i];
     if (k === '--receipts') a.receipts = Number(v());
@@ -41,6 +43,7 @@ function args(argv) {
     else if (k === '--max-seconds') a.maxSeconds = Number(v());
     else if (k === '--replicas') a.replicas = v().split(',').map(Number);
     else if (k === '--json') a.json = true;
+    else if (k === '--sqlite-baseline') a.sqliteBaseline = true;
     else { console.error(`unknown option ${k}`); process.exit(2); }
   }
   return a;
@@ -127,6 +130,19 @@ async function main() {
       report.store.push({ replicas: n, requests: r.done, seconds: r.seconds, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, duplicatesFlagged: dup });
       await stopAll();
     }
+    if (a.sqliteBaseline) {
+      const sqliteConfig = path.join(dir, 'sqlite.json');
+      fs.writeFileSync(sqliteConfig, JSON.stringify({ dataDir: path.join(dir, 'data'), rateLimit: false, workers: 1, maxQueue: 256, accounts: [{ id: 'bench', keys: [KEY] }] }));
+      running.push(await startReplica({ configPath: sqliteConfig }));
+      await sendJson(`${url(0)}${CAMPAIGN_SETTINGS}/create/bench`, KEY, { fraudDetection: { allowSimilarityCheck: true } });
+      const seeded = await drive(receipts.map((r, i) => () => postFile(`${url(0)}${CAMPAIGN_VALIDATE}`, KEY, r, { campaignId: 'bench', userId: `first-${i}` }, `r${i}.png`)), 3, 30 * 60_000);
+      const ids = seeded.results.map((x) => x?.json?.trackingId);
+      const jobs = Array.from({ length: a.requests }, (_, j) => () => postFile(`${url(0)}${CAMPAIGN_VALIDATE}`, KEY, receipts[j % a.receipts], { campaignId: 'bench', userId: `load-sqlite-${j}` }, 'r.png'));
+      const r = await drive(jobs, a.concurrency, a.maxSeconds * 1000);
+      const dup = r.results.filter((x, j) => x && isDuplicateOf(x.json, ids[j % a.receipts])).length;
+      report.sqlite = { replicas: 1, requests: r.done, seconds: r.seconds, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, duplicatesFlagged: dup };
+      await stopAll();
+    }
   } finally {
     await stopAll();
     pg.stop();
@@ -142,11 +158,13 @@ async function main() {
     console.log(`  re-submissions via another replica: flagged ${o.resubmitted.flagged}/${o.receipts} (${(100 * o.resubmitted.rate).toFixed(1)} %), ${f(o.resubmitted.rps)} req/s, p50 ${f(o.resubmitted.p50)} ms, p99 ${f(o.resubmitted.p99)} ms`);
     console.log(`store phase (re-submissions, stored extraction reused; ${a.concurrency} clients, <= ${a.requests} requests, <= ${a.maxSeconds} s):`);
     for (const s of report.store) console.log(`  ${s.replicas} replica(s): ${s.requests} requests in ${f(s.seconds)} s = ${f(s.rps)} req/s, p50 ${f(s.p50)} ms, p99 ${f(s.p99)} ms, errors ${s.errors}, duplicates flagged ${s.duplicatesFlagged}/${s.requests}`);
+    const q = report.sqlite;
+    if (q) console.log(`  baseline, 1 replica on a SQLite file: ${q.requests} requests in ${f(q.seconds)} s = ${f(q.rps)} req/s, p50 ${f(q.p50)} ms, p99 ${f(q.p99)} ms, errors ${q.errors}, duplicates flagged ${q.duplicatesFlagged}/${q.requests}`);
   }
   const out = path.join(here, 'reports', `replicas-${report.date.replace(/[:.]/g, '-').slice(0, 19)}Z.json`);
   fs.writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
   if (!a.json) console.log(`-> ${path.relative(process.cwd(), out)}`);
-  const ok = report.ocr.resubmitted.rate === 1 && report.ocr.first.errors === 0 && report.store.every((s) => s.errors === 0 && s.duplicatesFlagged === s.requests);
+  const ok = report.ocr.resubmitted.rate === 1 && report.ocr.first.errors === 0 && [...report.store, ...(report.sqlite ? [report.sqlite] : [])].every((s) => s.errors === 0 && s.duplicatesFlagged === s.requests);
   process.exitCode = ok ? 0 : 1;
 }
 
