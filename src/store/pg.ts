@@ -29,6 +29,8 @@ export const DEFAULT_PG_SCHEMA = 'receiptkit';
 export const DEFAULT_PG_POOL_SIZE = 10;
 /** How long getting a connection may take before a call fails, ms. */
 export const PG_CONNECT_TIMEOUT_MS = 10_000;
+/** Similarity candidates kept in memory by id (a stored scan never changes), so a lookup fetches only new ones. */
+export const CANDIDATE_CACHE_SIZE = 5000;
 
 export interface PgStoreOptions {
   /** Schema holding the tables (created when missing); default `receiptkit`. */
@@ -85,6 +87,7 @@ export class PgStore implements Store {
   readonly location: string;
   private readonly schema: string;
   private closed = false;
+  private readonly candidates = new Map<number, ScanCandidate>();
 
   private constructor(private readonly pool: pg.Pool, location: string, schema: string) {
     this.location = location;
@@ -278,10 +281,15 @@ export class PgStore implements Store {
       for (const row of r.rows) ids.add(Number(row.id));
     }
     if (!ids.size) return [];
-    const r = await this.query<ScanCandidate & { id: string }>(`SELECT id, ${cols} FROM $S.scans WHERE id = ANY(?::bigint[])`, [[...ids]]);
-    return r.rows.map((row) => ({ ...row, id: Number(row.id) }))
-      .sort((a, b) => b.id - a.id)
-      .map(({ id: _id, ...rest }) => rest);
+    const missing = [...ids].filter((id) => !this.candidates.has(id));
+    if (missing.length) {
+      const r = await this.query<ScanCandidate & { id: string }>(`SELECT id, ${cols} FROM $S.scans WHERE id = ANY(?::bigint[])`, [missing]);
+      for (const { id, ...row } of r.rows) {
+        this.candidates.set(Number(id), row);
+        if (this.candidates.size > CANDIDATE_CACHE_SIZE) this.candidates.delete(this.candidates.keys().next().value!);
+      }
+    }
+    return [...ids].sort((a, b) => b - a).map((id) => this.candidates.get(id)).filter((c): c is ScanCandidate => c !== undefined);
   }
 
   // ---- campaigns ----
