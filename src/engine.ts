@@ -27,8 +27,8 @@ import type {
   ValidationResult, ValidationRules, ValidationRulesInput,
 } from './contract/validation.js';
 import { parseWithField, usageQuerySchema, validateOptionsSchema, validationRulesSchema } from './contract/validation.js';
-import { ReceiptStore } from './store/store.js';
-import type { EndpointKind } from './store/store.js';
+import { openStore } from './store/open.js';
+import type { EndpointKind, Store, StoredResult } from './store/types.js';
 import { extractionKey, resultKey } from './store/keys.js';
 import { findSimilarReceipts } from './store/similar.js';
 import { parseSignature, signatureKeys, signatureOf } from './similarity/index.js';
@@ -96,7 +96,7 @@ interface ScanStart {
   /** sha256 of the input bytes; absent with `refresh: true` (nothing is looked up). */
   contentHash?: string;
   /** A stored scan of the same bytes with the same result-affecting options (simple/verbose). */
-  stored?: { result: unknown; subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null };
+  stored?: StoredResult;
 }
 
 const VALIDATION_KINDS: readonly EndpointKind[] = ['validation', 'campaign-validation'];
@@ -109,20 +109,12 @@ class ReceiptEngine implements Engine {
   private inFlight = 0;
   private isClosed = false;
   private readonly idleWaiters: Array<() => void> = [];
-  private readonly store: ReceiptStore;
   readonly campaigns: Campaigns;
   readonly enrichment: EngineEnrichment;
 
-  constructor(private readonly options: EngineOptions) {
-    // the store first: a bad storePath fails before any worker exists
-    this.store = new ReceiptStore(options.storePath);
-    try {
-      // enrichment lists given as options are checked (and stored) before any worker exists too
-      this.enrichment = new EngineEnrichment(() => this.openStore(), options.enrichment);
-    } catch (e) {
-      this.store.close();
-      throw e;
-    }
+  /** `store` is open already and `enrichment` initialised (createEngine): a bad store fails before any worker exists. */
+  constructor(private readonly options: EngineOptions, private readonly store: Store, enrichment: EngineEnrichment) {
+    this.enrichment = enrichment;
     this.campaigns = createCampaigns({
       store: () => this.openStore(),
       validate: (rules, input, opts, campaignId) => this.validateWith(rules, input, opts, campaignId),
@@ -148,7 +140,7 @@ class ReceiptEngine implements Engine {
     // a simple result has no line items: skip that work
     const clock = new StageClock();
     const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose, clock });
-    const enriched = clock.timeSync('enrichment', () => this.enrich(x, opts));
+    const enriched = await clock.time('enrichment', () => this.enrich(x, opts));
     // merchantTypes come from the enrichment's categories (account list or built-in)
     const fields = { ...x.fields, merchantTypes: enriched.merchantTypes };
     if (!opts.verbose) return this.keepScan(scan, x, buildSimple(fields), clock);
@@ -164,9 +156,9 @@ class ReceiptEngine implements Engine {
   }
 
   /** Known merchant, codes, categories and location for one extraction; a failure of its own is a warning. */
-  private enrich(x: Extraction, opts: ExtractOptions): EnrichmentOutput {
+  private async enrich(x: Extraction, opts: ExtractOptions): Promise<EnrichmentOutput> {
     try {
-      return this.enrichment.enrich(x.document, x.fields, { near: opts.near, ipAddress: opts.ipAddress, verbose: opts.verbose });
+      return await this.enrichment.enrich(x.document, x.fields, { near: opts.near, ipAddress: opts.ipAddress, verbose: opts.verbose });
     } catch (e) {
       if (isReceiptKitError(e) && e.code !== 'INTERNAL') throw e;
       return { items: [], warnings: [`enrichment failed: ${e instanceof Error ? e.message : String(e)}`] };
@@ -270,13 +262,14 @@ class ReceiptEngine implements Engine {
     try {
       await Promise.all([this.ocr.close(), this.paddle?.close()]);
     } finally {
-      this.store.close();
+      await this.store.close();
     }
   }
 
   // ---- store, validation, campaigns, usage ----
 
-  private openStore(): ReceiptStore {
+  /** The open store (ENGINE_CLOSED once the engine is closed). */
+  openStore(): Store {
     if (this.isClosed || !this.store.open) throw new ReceiptKitError('ENGINE_CLOSED', 'the engine is closed');
     return this.store;
   }
@@ -301,7 +294,7 @@ class ReceiptEngine implements Engine {
     // the same bytes read with the same extraction options before: re-run the rules without OCR (unless
     // the rules ask for fraud checks the stored reading did not run)
     const fraud = !!(rules.fraudDetection?.allowTamperDetection || rules.fraudDetection?.allowDigitalDetection);
-    const stored = scan.contentHash && !opts.refresh ? this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
+    const stored = scan.contentHash && !opts.refresh ? await this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
     const reused = stored && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
     let subject: ValidationSubject;
     let contentHash: string;
@@ -319,7 +312,7 @@ class ReceiptEngine implements Engine {
     // the similarity signature: computed from a fresh extraction, else the one stored with the subject
     const signature = x ? await signatureOf(x, subject) : parseSignature(reused?.similarityJson);
     const store = this.openStore();
-    const similar = findSimilarReceipts(store, {
+    const similar = await findSimilarReceipts(store, {
       contentHash, fingerprint, perceptualHash: reused?.perceptualHash ?? null, signature,
       containerId: opts.containerId, referenceId: opts.referenceId, kinds: VALIDATION_KINDS,
     });
@@ -327,12 +320,12 @@ class ReceiptEngine implements Engine {
       trackingId, similar, ...(opts.containerId !== undefined ? { similarityScope: `in container ${JSON.stringify(opts.containerId)}` } : {}),
     });
     if (kind === 'campaign-validation' && !opts.incognito) {
-      this.openStore().recordScan({
+      await this.openStore().recordScan({
         ...this.scanMeta(scan, campaignId), trackingId, contentHash, fingerprint, subject, result,
         ...similarityColumns(signature, reused?.perceptualHash ?? null),
       });
     } else {
-      store.countUsage(kind, opts.subAccountId);
+      await store.countUsage(kind, opts.subAccountId);
     }
     return result;
   }
@@ -344,7 +337,7 @@ class ReceiptEngine implements Engine {
       extractTime: opts.extractTime,
       extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
       language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
-      enrichment: this.enrichment.resultKey(),
+      enrichment: await this.enrichment.resultKey(),
     };
     const scan: ScanStart = { kind, opts, started: performance.now(), resultKey: resultKey(kind, keyOpts), extractionKey: extractionKey(keyOpts) };
     if (opts.refresh) return scan;
@@ -356,7 +349,7 @@ class ReceiptEngine implements Engine {
     }
     scan.contentHash = createHash('sha256').update(bytes).digest('hex');
     if (kind === 'simple' || kind === 'verbose') {
-      const stored = store.findResult(scan.contentHash, scan.resultKey);
+      const stored = await store.findResult(scan.contentHash, scan.resultKey);
       if (stored) scan.stored = stored;
     }
     return scan;
@@ -370,7 +363,7 @@ class ReceiptEngine implements Engine {
     };
   }
 
-  private similarFor(scan: ScanStart, contentHash: string, fingerprint: string | null, perceptual: string | null, signature: SimilaritySignature | null): SimilarMatch[] {
+  private similarFor(scan: ScanStart, contentHash: string, fingerprint: string | null, perceptual: string | null, signature: SimilaritySignature | null): Promise<SimilarMatch[]> {
     return findSimilarReceipts(this.openStore(), {
       contentHash, fingerprint, perceptualHash: perceptual, signature, containerId: scan.opts.containerId, referenceId: scan.opts.referenceId,
     });
@@ -387,12 +380,12 @@ class ReceiptEngine implements Engine {
     if (clock && this.options.onStageTimes) {
       try { this.options.onStageTimes({ ...clock.times }); } catch { /* an observer's failure is not the extraction's */ }
     }
-    if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(this.similarFor(scan, x.input.sha256, fingerprint, null, signature));
+    if (scan.kind === 'verbose') (result as VerboseResult).similarReceipts = publicSimilar(await this.similarFor(scan, x.input.sha256, fingerprint, null, signature));
     if (scan.opts.incognito) {
-      this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
+      await this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
       return result;
     }
-    this.openStore().recordScan({
+    await this.openStore().recordScan({
       ...this.scanMeta(scan), trackingId: x.trackingId, contentHash: x.input.sha256, fingerprint, subject, result,
       ...similarityColumns(signature, null),
     });
@@ -400,7 +393,7 @@ class ReceiptEngine implements Engine {
   }
 
   /** The stored result for the same bytes and options: no OCR. A verbose one gets this call's trackingId, elapsed and similar receipts. */
-  private reuseScan(scan: ScanStart): ExtractResult {
+  private async reuseScan(scan: ScanStart): Promise<ExtractResult> {
     const stored = scan.stored!;
     const contentHash = scan.contentHash!;
     const trackingId = randomUUID();
@@ -408,12 +401,12 @@ class ReceiptEngine implements Engine {
     const signature = parseSignature(stored.similarityJson);
     let result = stored.result as ExtractResult;
     if (scan.kind === 'verbose') {
-      const similar = publicSimilar(this.similarFor(scan, contentHash, fingerprint, stored.perceptualHash, signature));
+      const similar = publicSimilar(await this.similarFor(scan, contentHash, fingerprint, stored.perceptualHash, signature));
       result = { ...(result as VerboseResult), similarReceipts: similar, trackingId, elapsed: Math.max(1, Math.round(performance.now() - scan.started)) };
     }
-    if (scan.opts.incognito) this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
+    if (scan.opts.incognito) await this.openStore().countUsage(scan.kind, scan.opts.subAccountId);
     else {
-      this.openStore().recordScan({
+      await this.openStore().recordScan({
         ...this.scanMeta(scan), trackingId, contentHash, fingerprint, subject: stored.subject, result,
         ...similarityColumns(signature, stored.perceptualHash),
       });
@@ -449,5 +442,17 @@ function wrapUnexpected(e: unknown, code: 'UNREADABLE_FILE' | 'INTERNAL', messag
 /** Creates an engine. Options are checked first; a bad one is an INVALID_OPTION error. */
 export async function createEngine(options?: EngineOptionsInput): Promise<Engine> {
   const opts = parseOrThrow(engineOptionsSchema, options, 'engine options');
-  return new ReceiptEngine(opts);
+  // the store first: a bad store fails before any worker exists
+  const store = await openStore(opts);
+  try {
+    // enrichment lists given as options are checked (and stored) before any worker exists too
+    let engine: ReceiptEngine | undefined;
+    const enrichment = new EngineEnrichment(() => (engine ? engine.openStore() : store), opts.enrichment);
+    await enrichment.init();
+    engine = new ReceiptEngine(opts, store, enrichment);
+    return engine;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
 }

@@ -34,12 +34,12 @@ async function rejection(p: Promise<unknown> | (() => unknown)): Promise<Receipt
 }
 
 const stores: ReceiptStore[] = [];
-function enrichment(options?: EnrichmentOptions, storePath?: string): EngineEnrichment {
+async function enrichment(options?: EnrichmentOptions, storePath?: string): Promise<EngineEnrichment> {
   const store = new ReceiptStore(storePath);
   stores.push(store);
-  return new EngineEnrichment(() => store, options);
+  return new EngineEnrichment(() => store, options).init();
 }
-afterEach(() => { for (const s of stores.splice(0)) s.close(); });
+afterEach(async () => { for (const s of stores.splice(0)) await s.close(); });
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'rk-enrich-'));
 
@@ -136,24 +136,24 @@ const MERCHANT_CSV = [
 
 describe('engine.enrichment import and export', () => {
   it('CSV round trip keeps every character (quotes, commas, line breaks, UTF-8)', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     expect(await en.importMerchants(MERCHANT_CSV)).toEqual({ list: 'merchants', mode: 'replace', imported: 5, total: 5 });
     const out = await en.exportMerchants();
     expect(out.split('\r\n')[0]).toBe('id,name,address,city,state,postcode,country,latitude,longitude,category');
     expect(out).toContain('"Caf\u00e9 ""Le Zinc"""');
-    const again = enrichment();
+    const again = await enrichment();
     await again.importMerchants(out);
     expect(await again.listMerchants()).toEqual(await en.listMerchants());
     expect(await again.exportMerchants()).toBe(out);
     expect((await en.listMerchants())[3]).toEqual({ id: 'caf', name: 'Caf\u00e9 "Le Zinc"', address: "3, rue de l'Arbre\nBâtiment B", city: 'Paris', postcode: '75001', country: 'FR', latitude: 48.86, longitude: 2.34, category: 'food & drink' });
     // bytes work too
-    const third = enrichment();
+    const third = await enrichment();
     await third.importMerchants(Buffer.from(out, 'utf8'));
     expect(await third.exportMerchants()).toBe(out);
   });
 
   it('rows as objects; append replaces rows by key and adds the rest; replace is the whole list', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importMerchants([{ id: 'a', name: 'Alpha' }, { id: 'b', name: 'Beta', latitude: 1, longitude: 2 }]);
     expect(await en.importMerchants([{ id: 'b', name: 'Beta 2' }, { name: 'Gamma' }], { mode: 'append' })).toEqual({ list: 'merchants', mode: 'append', imported: 2, total: 3 });
     expect((await en.listMerchants()).map((m) => m.name)).toEqual(['Alpha', 'Beta 2', 'Gamma']);
@@ -165,7 +165,7 @@ describe('engine.enrichment import and export', () => {
   });
 
   it('a bad import changes nothing and names the row and field', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importMerchants('name\nKeep me\n');
     const e = await rejection(en.importMerchants([{ name: 'ok' }, { name: 'bad', latitude: 'x', longitude: 3 }]));
     expect(e.code).toBe('INVALID_OPTION');
@@ -177,7 +177,7 @@ describe('engine.enrichment import and export', () => {
   });
 
   it('product codes and categories import and export', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importProductCodes('code,name,category\r\n9556001234567,"Milk, fresh 1L",dairy\r\n');
     expect(await en.exportProductCodes()).toBe('code,name,category\r\n9556001234567,"Milk, fresh 1L",dairy\r\n');
     await en.importCategories([{ category: 'Coffee', level: 'merchant', keywords: ['coffee', 'espresso*'] }]);
@@ -187,11 +187,11 @@ describe('engine.enrichment import and export', () => {
 
   it('lists live in the store file (migration 3), survive a reopen and are seen by another engine on the file', async () => {
     const file = path.join(tmp(), 'r.db');
-    const a = enrichment(undefined, file);
-    expect(stores[0]!.schemaVersion).toBe(SCHEMA_VERSION);
+    const a = await enrichment(undefined, file);
+    expect(await stores[0]!.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
     await a.importMerchants(MERCHANT_CSV);
-    const b = enrichment(undefined, file);
+    const b = await enrichment(undefined, file);
     expect((await b.listMerchants()).length).toBe(5);
     expect((await b.resolveMerchant({ name: 'MR DIY', postcode: '43300' }))?.data.id).toBe('diy');
     // a change made through the other connection is seen (the index is rebuilt)
@@ -202,9 +202,9 @@ describe('engine.enrichment import and export', () => {
 
   it('lists given as engine options replace the stored list of their kind; a bad one names enrichment.<list>.<row>', async () => {
     const file = path.join(tmp(), 'o.db');
-    const first = enrichment({ merchants: MERCHANT_CSV, productCodes: [{ code: 'X1' }] }, file);
+    const first = await enrichment({ merchants: MERCHANT_CSV, productCodes: [{ code: 'X1' }] }, file);
     await first.importProductCodes([{ code: 'IMPORTED-1' }]);
-    const second = enrichment({ merchants: 'name\nFrom Config\n' }, file);
+    const second = await enrichment({ merchants: 'name\nFrom Config\n' }, file);
     expect((await second.listMerchants()).map((m) => m.name)).toEqual(['From Config']);
     expect((await second.listProductCodes()).map((p) => p.code)).toEqual(['IMPORTED-1']); // not named: kept
     const e = await rejection(() => enrichment({ merchants: [{ name: 'a' }, { name: 'b', latitude: 100, longitude: 1 }] }));
@@ -348,7 +348,7 @@ describe('product codes', () => {
   });
 
   it('engine.enrichment.normaliseProductCode', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importProductCodes([{ code: 'SKU-0042', name: 'Bolt' }]);
     expect(await en.normaliseProductCode('SKU OO42')).toEqual({ code: 'SKU-0042', name: 'Bolt', how: 'exact' });
     expect(await en.normaliseProductCode('SKU-0043')).toBeUndefined();
@@ -374,9 +374,9 @@ function read(text: string) {
 }
 
 describe('enrich: categories, codes, known merchant', () => {
-  it('built-in categories: merchant from the header, products from item names', () => {
+  it('built-in categories: merchant from the header, products from item names', async () => {
     const { doc, fields } = read(RECEIPT);
-    const out = enrichment().enrich(doc, fields, { verbose: true });
+    const out = await (await enrichment()).enrich(doc, fields, { verbose: true });
     expect(out.category).toMatchObject({ value: 'food & drink', source: 'keywords', keyword: 'starbucks', lineIndex: 0 });
     expect(out.category!.confidence).toBeGreaterThan(0.5);
     expect(out.merchantTypes?.value[0]).toBe('food & drink');
@@ -397,7 +397,7 @@ describe('enrich: categories, codes, known merchant', () => {
     expect(productCategory(rules, 'Café Latte')?.category).toBe('beverages');
   });
 
-  it('other merchant types from the built-in list', () => {
+  it('other merchant types from the built-in list', async () => {
     const cases: Array<[string, string]> = [
       ['KEDAI PAPAN YEW CHUAN HARDWARE\nNo 5 Jalan Besi\nPAPAN 2 50.00\nTOTAL 50.00', 'hardware'],
       ['GUARDIAN PHARMACY\nSunway Pyramid\nPANADOL 12.90\nTOTAL 12.90', 'pharmacy'],
@@ -407,46 +407,46 @@ describe('enrich: categories, codes, known merchant', () => {
     ];
     for (const [text, category] of cases) {
       const { doc, fields } = read(text);
-      expect(enrichment().enrich(doc, fields, { verbose: false }).category?.value, text).toBe(category);
+      expect((await (await enrichment()).enrich(doc, fields, { verbose: false })).category?.value, text).toBe(category);
     }
     const { doc, fields } = read('ACME 123\nThing 5.00\nTOTAL 5.00');
-    const none = enrichment().enrich(doc, fields, { verbose: false });
+    const none = await (await enrichment()).enrich(doc, fields, { verbose: false });
     expect(none.category).toBeUndefined();
     expect(none.merchantTypes).toBeUndefined();
   });
 
   it("the account's categories replace the built-in list for their level", async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importCategories([
       { category: 'Coffee chain', level: 'merchant', keywords: ['starbucks'] },
       { category: 'Milk products', level: 'product', keywords: ['milk'] },
     ]);
     const { doc, fields } = read(RECEIPT);
-    const out = en.enrich(doc, fields, { verbose: true });
+    const out = await en.enrich(doc, fields, { verbose: true });
     expect(out.category?.value).toBe('Coffee chain');
     expect(out.merchantTypes?.value).toEqual(['Coffee chain']);
     expect(out.items.map((i) => i.category?.value)).toEqual(['Milk products', undefined, undefined]);
-    const off = enrichment({ defaultCategories: false });
-    const none = off.enrich(doc, fields, { verbose: true });
+    const off = await enrichment({ defaultCategories: false });
+    const none = await off.enrich(doc, fields, { verbose: true });
     expect(none.category).toBeUndefined();
     expect(none.items.every((i) => !i.category)).toBe(true);
   });
 
   it('known merchant: normalisedMerchant, and its category wins', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importMerchants(MERCHANT_CSV.replace('sb-klcc,Starbucks Coffee,"Lot G-12, Jalan Ampang",Kuala Lumpur,WP Kuala Lumpur,50450,MY,3.1579,101.7123,', 'sb-klcc,Starbucks Coffee,"Lot G-12, Jalan Ampang",Kuala Lumpur,WP Kuala Lumpur,50450,MY,3.1579,101.7123,coffee shop'));
     const { doc, fields } = read(RECEIPT);
-    const out = en.enrich(doc, fields, { verbose: true });
+    const out = await en.enrich(doc, fields, { verbose: true });
     expect(out.normalisedMerchant).toMatchObject({ data: { id: 'sb-klcc', name: 'Starbucks Coffee', city: 'Kuala Lumpur' }, nameMatched: true, locationMatched: true });
     expect(out.category).toMatchObject({ value: 'coffee shop', source: 'knownMerchant' });
     expect(out.merchantTypes?.value).toEqual(['coffee shop', 'food & drink']);
   });
 
   it('product codes: the read code becomes the listed spelling (text kept), items without a read code get one, the code list category wins', async () => {
-    const en = enrichment();
+    const en = await enrichment();
     await en.importProductCodes('code,name,category\n9556001234567,Fresh milk,chilled\n8888000111222,Batteries,\n');
     const { doc, fields } = read(RECEIPT.replace('BATTERY AA 8.90', 'BATTERY AA 8888000111222 8.90'));
-    const out = en.enrich(doc, fields, { verbose: true });
+    const out = await en.enrich(doc, fields, { verbose: true });
     expect(fields.lineItems![0]!.productCode!.value).toBe('9556OO1234567');
     expect(out.items[0]!.productCode).toMatchObject({ value: '9556001234567', text: '9556OO1234567' });
     expect(out.items[0]!.category).toMatchObject({ value: 'chilled' });

@@ -151,7 +151,7 @@ describe('pair score', () => {
 });
 
 describe('store: migration and candidates', () => {
-  it('a schema-1 file is migrated; its scans are still found (fingerprint) and scored on their stored content', () => {
+  it('a schema-1 file is migrated; its scans are still found (fingerprint) and scored on their stored content', async () => {
     const file = path.join(tmp(), 'v1.db');
     const db = new Database(file);
     db.exec(MIGRATIONS[0]!.sql);
@@ -161,40 +161,40 @@ describe('store: migration and candidates', () => {
       VALUES ('old', '2026-01-01T00:00:00.000Z', 'campaign-validation', 'h-old', 'rk', 'ek', ?, '{}', ?)`).run(fingerprintOf(subject), JSON.stringify(subject));
     db.close();
     const s = new ReceiptStore(file);
-    expect(s.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(await s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
     const sig = contentOnly(RECEIPT_LINES);
-    const found = findSimilarReceipts(s, { contentHash: 'h-new', fingerprint: fingerprintOf(subject), perceptualHash: null, signature: sig });
+    const found = await findSimilarReceipts(s, { contentHash: 'h-new', fingerprint: fingerprintOf(subject), perceptualHash: null, signature: sig });
     expect(found.map((m) => m.trackingId)).toEqual(['old']);
     expect(found[0]!.similarityScore).toBeGreaterThan(0.9);
     // another purchase: the old scan is not listed
-    expect(findSimilarReceipts(s, { contentHash: 'h-x', fingerprint: null, perceptualHash: null, signature: contentOnly(OTHER_PURCHASE, otherFields()) })).toEqual([]);
-    s.close();
+    expect(await findSimilarReceipts(s, { contentHash: 'h-x', fingerprint: null, perceptualHash: null, signature: contentOnly(OTHER_PURCHASE, otherFields()) })).toEqual([]);
+    await s.close();
   });
 
-  it('stores the signature and its keys; finds a scan by keys beyond the recent window; trims keys with the in-memory store', () => {
+  it('stores the signature and its keys; finds a scan by keys beyond the recent window; trims keys with the in-memory store', async () => {
     const s = new ReceiptStore();
     const subject = subjectFromExtraction(extraction({ lines: RECEIPT_LINES, fields: receiptFields() }));
     const sig = contentOnly(RECEIPT_LINES);
-    s.recordScan({
+    await s.recordScan({
       trackingId: 'target', endpoint: 'verbose', contentHash: 'h0', resultKey: 'rk', extractionKey: 'ek', perceptualHash: null,
       fingerprint: fingerprintOf(subject), subject, result: {}, similarity: { signature: sig, keys: signatureKeys(sig) },
     });
     const filler = contentOnly(OTHER_PURCHASE, otherFields());
     for (let i = 0; i < 250; i++) {
-      s.recordScan({
+      await s.recordScan({
         trackingId: `f${i}`, endpoint: 'verbose', contentHash: `hf${i}`, resultKey: 'rk', extractionKey: 'ek', perceptualHash: null,
         fingerprint: null, subject, result: {}, similarity: { signature: filler, keys: signatureKeys(filler) },
       });
     }
-    const cands = s.similarityCandidates(signatureKeys(sig), {}, { byKeys: 5, recent: 10 });
+    const cands = await s.similarityCandidates(signatureKeys(sig), {}, { byKeys: 5, recent: 10 });
     expect(cands.map((c) => c.trackingId)).toContain('target');
     expect(cands.length).toBeLessThanOrEqual(15);
-    const found = findSimilarReceipts(s, { contentHash: 'h-new', fingerprint: null, perceptualHash: null, signature: sig });
+    const found = await findSimilarReceipts(s, { contentHash: 'h-new', fingerprint: null, perceptualHash: null, signature: sig });
     expect(found[0]).toMatchObject({ trackingId: 'target' });
     expect(found[0]!.similarityScore).toBeGreaterThan(0.9);
     expect(found.every((m) => m.similarityScore >= LIST_SCORE)).toBe(true);
-    s.close();
+    await s.close();
   });
 });
 

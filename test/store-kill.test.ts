@@ -106,10 +106,10 @@ describe('store durability (child processes on dist/)', () => {
     }
     // and the library opens it again and goes on writing
     const s = new ReceiptStore(file);
-    expect(s.integrityCheck()).toBe('ok');
-    expect(s.createCampaign('after-kills', {})).toBe(true);
-    expect(s.listCampaigns()).toContain('k3-c0');
-    s.close();
+    expect(await s.integrityCheck()).toBe('ok');
+    expect(await s.createCampaign('after-kills', {})).toBe(true);
+    expect(await s.listCampaigns()).toContain('k3-c0');
+    await s.close();
   });
 
   it('two processes writing the same new file at once: every write is there, no corruption, no busy errors', async () => {

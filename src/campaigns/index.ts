@@ -6,7 +6,7 @@
  */
 import { ReceiptKitError } from '../errors.js';
 import type { InputSource } from '../input/types.js';
-import type { ReceiptStore } from '../store/store.js';
+import type { Store } from '../store/types.js';
 import type {
   ValidateOptionsInput, ValidationResult, ValidationRules, ValidationRulesInput,
 } from '../contract/validation.js';
@@ -41,7 +41,7 @@ function checkId(campaignId: unknown): string {
 
 export interface CampaignDeps {
   /** The open store (throws ENGINE_CLOSED when the engine is closed). */
-  store(): ReceiptStore;
+  store(): Store;
   /** Validates with parsed rules, as the campaign's endpoint kind. */
   validate(rules: ValidationRules, input: InputSource, options: ValidateOptionsInput | undefined, campaignId: string): Promise<ValidationResult>;
 }
@@ -51,14 +51,14 @@ export function createCampaigns(deps: CampaignDeps): Campaigns {
     async create(campaignId, settings) {
       const id = checkId(campaignId);
       const rules = parseWithField(validationRulesSchema, settings, 'campaign settings');
-      if (!deps.store().createCampaign(id, rules)) {
+      if (!await deps.store().createCampaign(id, rules)) {
         throw new ReceiptKitError('CAMPAIGN_EXISTS', `Campaign settings already exist for the campaign ID - ${id}`, { field: 'campaignId' });
       }
       return { result: 'Successfully created campaign settings', statusCode: 201 };
     },
     async get(campaignId) {
       const id = checkId(campaignId);
-      const rules = deps.store().getCampaign(id);
+      const rules = await deps.store().getCampaign(id);
       if (!rules) throw notFound(id);
       return rules;
     },
@@ -68,17 +68,17 @@ export function createCampaigns(deps: CampaignDeps): Campaigns {
     async update(campaignId, settings) {
       const id = checkId(campaignId);
       const rules = parseWithField(validationRulesSchema, settings, 'campaign settings');
-      if (!deps.store().updateCampaign(id, rules)) throw notFound(id);
+      if (!await deps.store().updateCampaign(id, rules)) throw notFound(id);
       return { result: 'Successfully updated campaign settings', statusCode: 200 };
     },
     async delete(campaignId) {
       const id = checkId(campaignId);
-      if (!deps.store().deleteCampaign(id)) throw notFound(id);
+      if (!await deps.store().deleteCampaign(id)) throw notFound(id);
       return { result: 'Successfully deleted campaign settings', statusCode: 200 };
     },
     async validate(campaignId, input, options) {
       const id = checkId(campaignId);
-      const rules = deps.store().getCampaign(id);
+      const rules = await deps.store().getCampaign(id);
       if (!rules) throw notFound(id);
       return deps.validate(rules, input, options, id);
     },

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { isReceiptKitError } from '../errors.js';
+import { selectShard } from './shard.js';
+import type { Shard } from './shard.js';
 
 export interface BatchOptions {
   out: string;
@@ -12,6 +14,8 @@ export interface BatchOptions {
   quiet?: boolean;
   /** Where progress and the summary go (default stderr). */
   progressStream?: NodeJS.WriteStream;
+  /** Only this shard's files (`--shard i/n`, src/cli/shard.ts). */
+  shard?: Shard | undefined;
 }
 
 export interface BatchSummary {
@@ -53,7 +57,7 @@ function formatDuration(s: number): string {
 
 /** Runs the batch; never throws for a bad file (it becomes an error line). */
 export async function runBatch(engine: Engine, args: string[], opts: BatchOptions): Promise<BatchSummary> {
-  const files = await listInputs(args);
+  const files = selectShard(await listInputs(args), args, opts.shard);
   const stream = opts.progressStream ?? process.stderr;
   const tty = !opts.quiet && !!stream.isTTY;
   const out = createWriteStream(opts.out, { flags: 'w' });

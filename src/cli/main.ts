@@ -2,8 +2,8 @@
 /**
  * receiptkit CLI.
  *   receiptkit extract <file...> [--verbose] [--no-line-items] [--language xx] [--near "..."] [--extract-time]
- *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N]
- *   receiptkit serve [--port N] [--host H] [--config FILE]
+ *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N] [--shard i/n]
+ *   receiptkit serve [--port N] [--host H] [--config FILE] [--store-url URL]
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { createEngine } from '../engine.js';
 import { isReceiptKitError } from '../errors.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { runBatch } from './batch.js';
+import { parseShard } from './shard.js';
+import type { Shard } from './shard.js';
 import { serve } from '../server/serve.js';
 
 const HELP = `receiptkit: offline receipt and invoice extraction
@@ -31,17 +33,24 @@ Extraction options:
   --ignore-merchant-name N  a name never to return as the merchant
   --workers N               OCR workers (default: from the machine)
   --timeout MS              per-file time limit
+  --store FILE              keep scans in this SQLite file (default: in memory, nothing written)
+  --store-url URL           keep scans in a PostgreSQL store shared with other processes (postgres://...)
+  --store-schema NAME       its schema (default receiptkit)
 
 Batch options:
   --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}
   --concurrency N           files in flight at once (default: the worker count)
   --quiet                   no progress bar or summary
+  --shard i/n               only the i-th of n shards of the files (1 <= i <= n): n machines each run
+                            one shard of the same folder; a file's shard is a stable hash of its path
+                            inside the folder (see the README)
 
 Serve options:
   --port N                  port to listen on (default 8080; 0 picks a free one)
   --host H                  address to listen on (default 127.0.0.1)
   --config FILE             JSON config: accounts and API keys, limits (default: env RECEIPTKIT_CONFIG);
                             or env RECEIPTKIT_API_KEYS="accountId:key,..." (see the README)
+  --store-url URL           PostgreSQL store shared by replicas (default: config storeUrl, env RECEIPTKIT_STORE_URL)
   SIGTERM/SIGINT finish the requests in flight, then exit.
 
 Exit codes: 0 all files extracted, 1 some files failed, 2 bad usage.`;
@@ -78,6 +87,10 @@ async function main(argv: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         config: { type: 'string' },
+        store: { type: 'string' },
+        'store-url': { type: 'string' },
+        'store-schema': { type: 'string' },
+        shard: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -101,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
       ...(port !== undefined ? { port } : {}),
       ...(values.host ? { host: values.host } : {}),
       ...(values.config ? { configPath: values.config } : {}),
+      ...(values['store-url'] ? { storeUrl: values['store-url'] } : {}),
     });
     await done;
     return 0;
@@ -127,12 +141,23 @@ async function main(argv: string[]): Promise<number> {
     ...(timeoutMs ? { timeoutMs } : {}),
   };
 
-  const engine = await createEngine({ ...(workers ? { workers } : {}) });
+  let shard: Shard | undefined;
+  if (values.shard !== undefined) {
+    if (command !== 'batch') fail('--shard is a batch option');
+    shard = parseShard(values.shard);
+    if (!shard) fail(`--shard takes i/n with 1 <= i <= n, not '${values.shard}'`);
+  }
+  const engine = await createEngine({
+    ...(workers ? { workers } : {}),
+    ...(values.store ? { storePath: values.store } : {}),
+    ...(values['store-url'] ? { storeUrl: values['store-url'] } : {}),
+    ...(values['store-schema'] ? { storeSchema: values['store-schema'] } : {}),
+  });
   try {
     if (command === 'batch') {
       if (!values.out) fail('batch needs --out FILE');
       const summary = await runBatch(engine, files, {
-        out: values.out, options, concurrency: concurrency ?? workers ?? 2, quiet: !!values.quiet,
+        out: values.out, options, concurrency: concurrency ?? workers ?? 2, quiet: !!values.quiet, shard,
       });
       return summary.failed > 0 ? 1 : 0;
     }

@@ -39,8 +39,15 @@ export const engineOptionsSchema = z.strictObject({
   workers: z.number().int().min(1).max(32).optional(),
   /** Folder with extra `<lang>.traineddata[.gz]` files. */
   langPath: z.string().min(1).optional(),
-  /** Where the SQLite store lives (later issues). */
+  /** Where the SQLite store lives (default: an in-memory store). */
   storePath: z.string().min(1).optional(),
+  /**
+   * A PostgreSQL store instead (`postgres://user:password@host:5432/database`), shared by every
+   * process and machine that opens it (server replicas, batch workers). Not with `storePath`.
+   */
+  storeUrl: z.string().regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL').optional(),
+  /** The PostgreSQL schema of this engine's tables (default `receiptkit`; one per account). */
+  storeSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/, 'letters, digits, "_", "." or "-", starting with a letter or "_", 1..63 characters').optional(),
   /**
    * Enrichment lists (src/enrich): each CSV text/bytes or an array of rows, checked when the engine
    * is created; a list given here replaces the stored list of its kind.

@@ -20,7 +20,7 @@ import type { FieldResults, ItemPart, Located } from '../fields/types.js';
 import { ReceiptKitError } from '../errors.js';
 import { lookupIp } from '../geoip/index.js';
 import type { GeoLocation } from '../geoip/index.js';
-import type { ReceiptStore } from '../store/store.js';
+import type { Store } from '../store/types.js';
 import { DEFAULT_CATEGORIES, compileRules, merchantCategories, productCategory } from './categories.js';
 import type { CategoryVote, CompiledRule } from './categories.js';
 import { MerchantIndex } from './merchants.js';
@@ -133,21 +133,28 @@ export class EngineEnrichment implements Enrichment {
   readonly defaultCategories = DEFAULT_CATEGORIES;
   private readonly lists: EnrichmentStore;
   private readonly useDefaults: boolean;
-  private cache?: { dataVersion: number; revisions: Partial<Record<ListKind, string>>; indexes: Indexes; key: string | undefined };
+  private cache?: { dataVersion: number | null; revisions: Partial<Record<ListKind, string>>; indexes: Indexes; key: string | undefined };
+  private readonly given: Array<[ListSpec<unknown>, unknown[]]> = [];
+  /** Bumped by each write through this engine: an index built from reads made before it is not cached. */
+  private generation = 0;
 
-  /** Opens the lists in `store`; lists given in `options` replace the stored ones (checked first). */
-  constructor(private readonly store: () => ReceiptStore, options: EnrichmentOptions | undefined) {
-    const s = store();
-    this.lists = new EnrichmentStore(s.connection, (fn) => s.transaction(fn));
+  /** The lists in `store`; lists given in `options` are checked here and written by `init()`. */
+  constructor(private readonly store: () => Store, options: EnrichmentOptions | undefined) {
+    this.lists = new EnrichmentStore(store());
     this.useDefaults = options?.defaultCategories ?? true;
-    const given: Array<[ListSpec<unknown>, unknown[]]> = [];
     for (const kind of LIST_KINDS) {
       const data = options?.[kind];
       if (data === undefined) continue;
       const spec = LISTS[kind] as ListSpec<unknown>;
-      given.push([spec, rowsFrom(spec, data, `enrichment.${kind}`)]);
+      this.given.push([spec, rowsFrom(spec, data, `enrichment.${kind}`)]);
     }
-    for (const [spec, rows] of given) if (!this.lists.same(spec, rows)) this.lists.write(spec, rows, 'replace');
+  }
+
+  /** Lists given in the options replace the stored ones (unless the same rows are stored already). */
+  async init(): Promise<this> {
+    for (const [spec, rows] of this.given) if (!(await this.lists.same(spec, rows))) await this.lists.write(spec, rows, 'replace');
+    this.given.length = 0;
+    return this;
   }
 
   private open(): EnrichmentStore {
@@ -162,14 +169,15 @@ export class EngineEnrichment implements Enrichment {
     const mode = checkMode(options);
     if (data === undefined || data === null) throw invalid(spec.label, `${spec.label}: CSV text or an array of rows is required`);
     const rows = rowsFrom(spec, data);
-    const total = this.open().write(spec, rows, mode);
+    const total = await this.open().write(spec, rows, mode);
     this.cache = undefined;
+    this.generation++;
     return { list: kind, mode, imported: rows.length, total };
   }
 
   async exportList(kind: ListKind): Promise<string> {
     const spec = specOf(kind);
-    return rowsToCsv(spec, this.open().rows(kind));
+    return rowsToCsv(spec, await this.open().rows(kind));
   }
 
   async list(kind: ListKind): Promise<unknown[]> {
@@ -188,35 +196,42 @@ export class EngineEnrichment implements Enrichment {
   async listCategories() { return this.open().rows<CategoryRule>('categories'); }
 
   async resolveMerchant(query: MerchantQuery): Promise<NormalisedMerchant | undefined> {
-    return this.indexes().merchants.resolve(query);
+    return (await this.indexes()).merchants.resolve(query);
   }
 
   async normaliseProductCode(code: string) {
     if (typeof code !== 'string') throw invalid('code', 'code: must be a string');
-    const m = this.indexes().codes.match(code);
+    const m = (await this.indexes()).codes.match(code);
     return m ? { ...m.entry, how: m.how } : undefined;
   }
 
   // ---- the indexes, rebuilt when a list changed (here or in another connection) ----
 
-  private indexes(): Indexes {
+  private async indexes(): Promise<Indexes> {
+    return (await this.state()).indexes;
+  }
+
+  private async state(): Promise<{ indexes: Indexes; key: string | undefined }> {
     const lists = this.open();
-    const dv = lists.dataVersion();
-    if (this.cache && this.cache.dataVersion === dv) return this.cache.indexes;
-    const revisions = lists.revisions();
+    const generation = this.generation;
+    const dv = await lists.dataVersion();
+    if (this.cache && dv !== null && this.cache.dataVersion === dv) return this.cache;
+    const revisions = await lists.revisions();
     if (this.cache && LIST_KINDS.every((k) => (this.cache!.revisions[k] ?? '') === (revisions[k] ?? ''))) {
       this.cache.dataVersion = dv;
-      return this.cache.indexes;
+      return this.cache;
     }
-    const rules = lists.rows<CategoryRule>('categories');
+    const [rules, merchants, codes] = await Promise.all([
+      lists.rows<CategoryRule>('categories'), lists.rows<KnownMerchant>('merchants'), lists.rows<ProductCodeEntry>('productCodes'),
+    ]);
     const level = (l: 'merchant' | 'product') => {
       const own = rules.filter((r) => r.level === l || r.level === 'both');
       if (own.length || !this.useDefaults) return compileRules(own);
       return compileRules(DEFAULT_CATEGORIES.filter((r) => r.level === l || r.level === 'both'));
     };
     const indexes: Indexes = {
-      merchants: new MerchantIndex(lists.rows<KnownMerchant>('merchants')),
-      codes: new ProductCodeIndex(lists.rows<ProductCodeEntry>('productCodes')),
+      merchants: new MerchantIndex(merchants),
+      codes: new ProductCodeIndex(codes),
       merchantRules: level('merchant'),
       productRules: level('product'),
     };
@@ -224,20 +239,21 @@ export class EngineEnrichment implements Enrichment {
     const key = anyList || !this.useDefaults
       ? createHash('sha256').update(JSON.stringify([LIST_KINDS.map((k) => revisions[k] ?? ''), this.useDefaults])).digest('hex').slice(0, 32)
       : undefined;
-    this.cache = { dataVersion: dv, revisions, indexes, key };
-    return indexes;
+    const built = { dataVersion: dv, revisions, indexes, key };
+    // read before a write through this engine finished: used once, not kept
+    if (generation === this.generation) this.cache = built;
+    return built;
   }
 
   /** Changes whenever a list that shapes results changes (part of the refresh key); undefined with no lists. */
-  resultKey(): string | undefined {
-    this.indexes();
-    return this.cache!.key;
+  async resultKey(): Promise<string | undefined> {
+    return (await this.state()).key;
   }
 
   // ---- one extraction ----
 
-  enrich(doc: Document, fields: FieldResults, ctx: EnrichContext): EnrichmentOutput {
-    const ix = this.indexes();
+  async enrich(doc: Document, fields: FieldResults, ctx: EnrichContext): Promise<EnrichmentOutput> {
+    const ix = await this.indexes();
     const warnings: string[] = [];
     const out: EnrichmentOutput = { items: [], warnings };
 

@@ -32,8 +32,12 @@ const accountSchema = z.strictObject({
   keys: z.array(z.string().min(16, 'an API key needs at least 16 characters')).min(1),
   /** Inline validation (`/api/validation/v1/receipt-validation/...`) is allowed (default false). */
   inlineValidation: z.boolean().default(false),
-  /** The account engine's store; default `<dataDir>/<id>.db` when `dataDir` is set. */
+  /** The account engine's SQLite store; default `<dataDir>/<id>.db` when `dataDir` is set (and no `storeUrl`). */
   storePath: z.string().min(1).optional(),
+  /** The account's PostgreSQL store (default: the server's `storeUrl`). */
+  storeUrl: engineOptionsSchema.shape.storeUrl,
+  /** The PostgreSQL schema of the account's tables (default: the account id). */
+  storeSchema: engineOptionsSchema.shape.storeSchema,
   /** The account's enrichment lists (rows or CSV text), passed to its engine; they replace the stored lists they name at start. */
   enrichment: engineOptionsSchema.shape.enrichment,
   /** Overrides the server's rate limit for this account's keys (`false`: none). */
@@ -45,6 +49,11 @@ export const serverConfigSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   /** Folder for the accounts' stores (`<dataDir>/<accountId>.db`). */
   dataDir: z.string().min(1).optional(),
+  /**
+   * A PostgreSQL store shared by every replica (`postgres://user:password@host:5432/db`; env
+   * `RECEIPTKIT_STORE_URL`): each account's tables in a schema named after its id. Wins over `dataDir`.
+   */
+  storeUrl: engineOptionsSchema.shape.storeUrl,
   accounts: z.array(accountSchema).default([]),
   /** Per-key token bucket (default 10/s, burst 20); `false` turns rate limiting off. */
   rateLimit: z.union([rateLimitSchema, z.literal(false)]).default({ perSecond: 10, burst: 20 }),
@@ -90,6 +99,9 @@ export interface Account {
   id: string;
   inlineValidation: boolean;
   storePath?: string;
+  /** PostgreSQL store and schema (instead of storePath). */
+  storeUrl?: string;
+  storeSchema?: string;
   enrichment?: EngineOptions['enrichment'];
   rateLimit: RateLimitConfig | false;
 }
@@ -124,11 +136,13 @@ export function accountsOf(config: ServerConfig): { byKeyHash: Map<string, Accou
   const byKeyHash = new Map<string, Account>();
   const accounts: Account[] = [];
   for (const a of config.accounts) {
-    const storePath = a.storePath ?? (config.dataDir ? path.join(config.dataDir, `${a.id}.db`) : undefined);
+    const storeUrl = a.storePath === undefined ? a.storeUrl ?? config.storeUrl : undefined;
+    const storePath = a.storePath ?? (config.dataDir && !storeUrl ? path.join(config.dataDir, `${a.id}.db`) : undefined);
     const account: Account = {
       id: a.id,
       inlineValidation: a.inlineValidation,
       ...(storePath ? { storePath } : {}),
+      ...(storeUrl ? { storeUrl, storeSchema: a.storeSchema ?? a.id } : {}),
       ...(a.enrichment !== undefined ? { enrichment: a.enrichment } : {}),
       rateLimit: a.rateLimit ?? config.rateLimit,
     };
@@ -174,7 +188,7 @@ export interface LoadConfigOptions {
   configPath?: string;
   env?: NodeJS.ProcessEnv;
   /** Values that win over the file and environment (e.g. CLI flags). */
-  overrides?: Partial<Pick<ServerConfigInput, 'port' | 'host'>>;
+  overrides?: Partial<Pick<ServerConfigInput, 'port' | 'host' | 'storeUrl'>>;
 }
 
 /** Reads the configuration from a file and the environment, as the `serve` command does. */
@@ -218,6 +232,7 @@ export function loadServerConfig(opts: LoadConfigOptions = {}): ServerConfig {
     merged.accounts = accounts;
   }
   if (env.RECEIPTKIT_DATA_DIR && merged.dataDir === undefined) merged.dataDir = path.resolve(env.RECEIPTKIT_DATA_DIR);
+  if (env.RECEIPTKIT_STORE_URL && merged.storeUrl === undefined) merged.storeUrl = env.RECEIPTKIT_STORE_URL;
   for (const [k, v] of Object.entries(opts.overrides ?? {})) if (v !== undefined) merged[k] = v;
   const config = parseServerConfig(merged);
   if (config.accounts.length === 0) {

@@ -10,6 +10,8 @@ export interface ServeOptions {
   configPath?: string;
   port?: number;
   host?: string;
+  /** PostgreSQL store shared by replicas (wins over the config file and RECEIPTKIT_STORE_URL). */
+  storeUrl?: string;
   env?: NodeJS.ProcessEnv;
   logger?: ServerOptions['logger'];
   /** Install SIGTERM/SIGINT handlers (default true). */
@@ -26,7 +28,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Serving> {
   const config = loadServerConfig({
     ...(opts.configPath ? { configPath: opts.configPath } : {}),
     ...(opts.env ? { env: opts.env } : {}),
-    overrides: { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host !== undefined ? { host: opts.host } : {}) },
+    overrides: {
+      ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host !== undefined ? { host: opts.host } : {}),
+      ...(opts.storeUrl !== undefined ? { storeUrl: opts.storeUrl } : {}),
+    },
   });
   const server = await startServer({ config, ...(opts.logger ? { logger: opts.logger } : {}) });
   let resolveDone!: () => void;

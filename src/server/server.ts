@@ -70,6 +70,7 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
   const makeEngine = options.engineFactory ?? ((account: Account, cfg: ServerConfig) => createEngine({
     ...(cfg.workers ? { workers: cfg.workers } : {}),
     ...(account.storePath ? { storePath: account.storePath } : {}),
+    ...(account.storeUrl ? { storeUrl: account.storeUrl, storeSchema: account.storeSchema } : {}),
     ...(account.enrichment !== undefined ? { enrichment: account.enrichment } : {}),
     // the server's queue bounds the work; the engine's own bound is a backstop
     maxQueue: (cfg.concurrency ?? defaultConcurrency(cfg.workers)) + cfg.maxQueue + 1,

@@ -16,7 +16,7 @@
  */
 import type { SimilarMatch } from '../validate/rules.js';
 import type { ValidationSubject } from '../validate/subject.js';
-import type { EndpointKind, ReceiptStore, ScanSummary } from './store.js';
+import type { EndpointKind, ScanSummary, Store } from './types.js';
 import type { SimilaritySignature } from '../similarity/index.js';
 import { contentOnlySignature, parseSignature, signatureKeys } from '../similarity/index.js';
 import { scorePair } from '../similarity/score.js';
@@ -37,7 +37,7 @@ export interface SimilarityQuery {
   minScore?: number;
 }
 
-export type SimilarityFinder = (store: ReceiptStore, q: SimilarityQuery) => SimilarMatch[];
+export type SimilarityFinder = (store: Store, q: SimilarityQuery) => Promise<SimilarMatch[]>;
 
 export const SAME_FILE_SCORE = 1;
 export const SAME_FINGERPRINT_SCORE = 0.95;
@@ -47,7 +47,7 @@ export const LIST_SCORE = 0.5;
 export const CANDIDATES_BY_KEYS = 200;
 export const CANDIDATES_RECENT = 200;
 
-export const findSimilarReceipts: SimilarityFinder = (store, q) => {
+export const findSimilarReceipts: SimilarityFinder = async (store, q) => {
   const limit = q.limit ?? 20;
   const minScore = q.minScore ?? LIST_SCORE;
   const scope = { containerId: q.containerId, excludeReferenceId: q.referenceId, kinds: q.kinds, limit: Math.max(limit, 50) };
@@ -63,10 +63,10 @@ export const findSimilarReceipts: SimilarityFinder = (store, q) => {
       basis,
     });
   };
-  for (const r of store.scansWhere('content_hash', q.contentHash, scope)) add(r, SAME_FILE_SCORE, 'same file');
+  for (const r of await store.scansWhere('content_hash', q.contentHash, scope)) add(r, SAME_FILE_SCORE, 'same file');
   const fingerprintBasis = 'same merchant, date, total and receipt number';
   if (q.signature) {
-    const candidates = store.similarityCandidates(signatureKeys(q.signature), scope, { byKeys: CANDIDATES_BY_KEYS, recent: CANDIDATES_RECENT });
+    const candidates = await store.similarityCandidates(signatureKeys(q.signature), scope, { byKeys: CANDIDATES_BY_KEYS, recent: CANDIDATES_RECENT });
     for (const c of candidates) {
       if (c.contentHash === q.contentHash) continue;
       let stored = parseSignature(c.similarityJson);
@@ -81,10 +81,10 @@ export const findSimilarReceipts: SimilarityFinder = (store, q) => {
     }
     // legacy scans outside the candidate window that share the exact fingerprint
     if (q.fingerprint) {
-      for (const r of store.scansWhere('fingerprint', q.fingerprint, scope)) if (!out.has(r.trackingId) && !hasSignature(store, r)) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
+      for (const r of await store.scansWhere('fingerprint', q.fingerprint, scope)) if (!out.has(r.trackingId) && !(await store.hasSimilarity(r.trackingId))) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
     }
   } else if (q.fingerprint) {
-    for (const r of store.scansWhere('fingerprint', q.fingerprint, scope)) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
+    for (const r of await store.scansWhere('fingerprint', q.fingerprint, scope)) add(r, SAME_FINGERPRINT_SCORE, fingerprintBasis);
   }
   // highest first; Map order (same file, then candidates newest first) breaks ties
   return [...out.values()].map((m, i) => ({ m, i }))
@@ -93,6 +93,3 @@ export const findSimilarReceipts: SimilarityFinder = (store, q) => {
     .slice(0, limit);
 };
 
-function hasSignature(store: ReceiptStore, r: ScanSummary): boolean {
-  return store.hasSimilarity(r.trackingId);
-}

@@ -13,83 +13,21 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { ReceiptKitError } from '../errors.js';
-import type { ValidationRules, UsageCounts, UsageDay, UsageQuery, UsageSummary } from '../contract/validation.js';
+import type { ValidationRules, UsageQuery, UsageSummary } from '../contract/validation.js';
 import type { ValidationSubject } from '../validate/subject.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import type { SimilaritySignature } from '../similarity/index.js';
+import type {
+  EndpointKind, ListRow, ScanCandidate, ScanRecord, ScanScope, ScanSummary, Store, StoreListKind, StoredResult, StoredSubject,
+} from './types.js';
+import { SUMMARY_COLUMNS, listRevision, scanColumns, scopeWhere, summariseUsage } from './types.js';
 
-export type EndpointKind = 'simple' | 'verbose' | 'validation' | 'campaign-validation';
-export const ENDPOINT_KINDS: readonly EndpointKind[] = ['simple', 'verbose', 'validation', 'campaign-validation'];
+export type { EndpointKind, ScanRecord, ScanSummary, ScanCandidate, ScanScope, Store } from './types.js';
+export { ENDPOINT_KINDS } from './types.js';
 
 /** Scans an in-memory store keeps (oldest dropped first), so a long-running process does not grow without bound. */
 export const MEMORY_SCAN_LIMIT = 1000;
 /** How long a write waits for another connection's lock before failing, ms. */
 export const BUSY_TIMEOUT_MS = 10_000;
-
-export interface ScanRecord {
-  trackingId: string;
-  endpoint: EndpointKind;
-  contentHash: string;
-  /** Hash of the endpoint kind and every option that changes the result (refresh key). */
-  resultKey: string;
-  /** Hash of the options that change what the extraction reads (validation refresh key). */
-  extractionKey: string;
-  perceptualHash: string | null;
-  /** merchant|day|total|number, see validate/subject.ts fingerprintOf. */
-  fingerprint: string | null;
-  subject: ValidationSubject;
-  /** Similarity signature (src/similarity) and its lookup keys; absent: the scan is found by file and fingerprint only. */
-  similarity?: { signature: SimilaritySignature; keys: readonly string[] } | null;
-  /** The result returned to the caller. */
-  result: unknown;
-  userId?: string | undefined;
-  referenceId?: string | undefined;
-  containerId?: string | undefined;
-  subAccountId?: string | undefined;
-  campaignId?: string | undefined;
-  createdAt?: Date;
-}
-
-/** A stored scan as the similarity hook sees it. */
-export interface ScanSummary {
-  trackingId: string;
-  endpoint: EndpointKind;
-  contentHash: string;
-  perceptualHash: string | null;
-  fingerprint: string | null;
-  userId: string | null;
-  referenceId: string | null;
-  containerId: string | null;
-  campaignId: string | null;
-  createdAt: string;
-}
-
-/** A candidate for the similarity score: the summary, its stored signature, and its subject when it has none. */
-export interface ScanCandidate extends ScanSummary {
-  similarityJson: string | null;
-  /** Only for scans stored without a signature (before schema 2). */
-  subjectJson: string | null;
-}
-
-export interface ScanScope {
-  /** Only scans in this container (account-wide when absent). */
-  containerId?: string | undefined;
-  /** Leave out scans sharing this reference id. */
-  excludeReferenceId?: string | undefined;
-  /** Only these endpoint kinds. */
-  kinds?: readonly EndpointKind[] | undefined;
-  limit?: number;
-}
-
-const SUMMARY_COLUMNS = `tracking_id AS trackingId, endpoint, content_hash AS contentHash, perceptual_hash AS perceptualHash,
-  fingerprint, user_id AS userId, reference_id AS referenceId, container_id AS containerId, campaign_id AS campaignId, created_at AS createdAt`;
-
-/** Adds a scope's conditions on the scans table (aliased by `t`) to a WHERE list. */
-function scopeWhere(scope: ScanScope, where: string[], args: unknown[], t = ''): void {
-  if (scope.containerId !== undefined) { where.push(`${t}container_id = ?`); args.push(scope.containerId); }
-  if (scope.excludeReferenceId !== undefined) { where.push(`(${t}reference_id IS NULL OR ${t}reference_id <> ?)`); args.push(scope.excludeReferenceId); }
-  if (scope.kinds?.length) { where.push(`${t}endpoint IN (${scope.kinds.map(() => '?').join(', ')})`); args.push(...scope.kinds); }
-}
 
 function storeError(path: string, e: unknown): ReceiptKitError {
   const code = (e as { code?: string })?.code;
@@ -99,7 +37,8 @@ function storeError(path: string, e: unknown): ReceiptKitError {
   return new ReceiptKitError('INVALID_OPTION', `storePath: ${why}: ${path}`, { field: 'storePath', cause: e });
 }
 
-export class ReceiptStore {
+export class ReceiptStore implements Store {
+  readonly backend = 'sqlite' as const;
   readonly path: string;
   readonly inMemory: boolean;
   private readonly db: Db;
@@ -147,19 +86,32 @@ export class ReceiptStore {
       listCampaigns: this.db.prepare('SELECT id FROM campaigns ORDER BY created_at, id'),
       updateCampaign: this.db.prepare('UPDATE campaigns SET settings_json = ?, updated_at = ? WHERE id = ?'),
       deleteCampaign: this.db.prepare('DELETE FROM campaigns WHERE id = ?'),
+      listRows: this.db.prepare('SELECT row_json AS json FROM enrichment_rows WHERE list = ? ORDER BY seq'),
+      clearList: this.db.prepare('DELETE FROM enrichment_rows WHERE list = ?'),
+      insertRow: this.db.prepare('INSERT INTO enrichment_rows (list, seq, row_key, row_json) VALUES (?, ?, ?, ?)'),
+      maxSeq: this.db.prepare('SELECT coalesce(max(seq), 0) AS n FROM enrichment_rows WHERE list = ?'),
+      rowByKey: this.db.prepare('SELECT seq FROM enrichment_rows WHERE list = ? AND row_key = ?'),
+      replaceRow: this.db.prepare('UPDATE enrichment_rows SET row_json = ? WHERE list = ? AND seq = ?'),
+      setRevision: this.db.prepare(`INSERT INTO enrichment_lists (list, revision, row_count, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (list) DO UPDATE SET revision = excluded.revision, row_count = excluded.row_count, updated_at = excluded.updated_at`),
+      revisions: this.db.prepare('SELECT list, revision FROM enrichment_lists'),
     };
   }
 
   get open(): boolean { return this.db.open; }
 
-  /** The connection, for modules that keep their own tables in this store (src/enrich/store.ts). */
+  get location(): string { return this.path; }
+
+  /** The connection (tests and tools that read the file directly). */
   get connection(): Db { return this.db; }
 
   /** Schema version of the file (PRAGMA user_version). */
-  get schemaVersion(): number { return this.db.pragma('user_version', { simple: true }) as number; }
+  async schemaVersion(): Promise<number> { return this.userVersion(); }
+
+  private userVersion(): number { return this.db.pragma('user_version', { simple: true }) as number; }
 
   private migrate(): void {
-    const current = this.schemaVersion;
+    const current = this.userVersion();
     if (current > SCHEMA_VERSION) {
       throw new ReceiptKitError('INVALID_OPTION', `storePath: the store was written by a newer receiptkit (schema ${current}, this version knows ${SCHEMA_VERSION}): ${this.path}`, { field: 'storePath' });
     }
@@ -167,7 +119,7 @@ export class ReceiptStore {
       if (m.version <= current) continue;
       // immediate: take the write lock first, then re-check (another process may have migrated meanwhile)
       this.db.transaction(() => {
-        const now = this.db.pragma('user_version', { simple: true }) as number;
+        const now = this.userVersion();
         if (now >= m.version) return;
         this.db.exec(m.sql);
         this.db.pragma(`user_version = ${m.version}`);
@@ -175,38 +127,15 @@ export class ReceiptStore {
     }
   }
 
-  /** Runs `fn` in one immediate transaction. */
-  transaction<T>(fn: () => T): T {
+  /** Runs `fn` in one immediate transaction (synchronously: better-sqlite3). */
+  private transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Stores a scan and counts it in the usage summary, in one transaction. */
-  recordScan(rec: ScanRecord): void {
+  async recordScan(rec: ScanRecord): Promise<void> {
     const at = rec.createdAt ?? new Date();
-    const [fpMerchant, fpDate, fpTotal, fpReceiptNumber] = rec.fingerprint ? rec.fingerprint.split('|') : [];
     this.transaction(() => {
-      const { lastInsertRowid } = this.stmt.insertScan!.run({
-        trackingId: rec.trackingId,
-        createdAt: at.toISOString(),
-        endpoint: rec.endpoint,
-        contentHash: rec.contentHash,
-        resultKey: rec.resultKey,
-        extractionKey: rec.extractionKey,
-        perceptualHash: rec.perceptualHash,
-        fingerprint: rec.fingerprint,
-        fpMerchant: fpMerchant ?? null,
-        fpDate: fpDate ?? null,
-        fpTotal: fpTotal !== undefined ? Number(fpTotal) : null,
-        fpReceiptNumber: fpReceiptNumber || null,
-        resultJson: JSON.stringify(rec.result),
-        subjectJson: JSON.stringify(rec.subject),
-        userId: rec.userId ?? null,
-        referenceId: rec.referenceId ?? null,
-        containerId: rec.containerId ?? null,
-        subAccountId: rec.subAccountId ?? null,
-        campaignId: rec.campaignId ?? null,
-        similarityJson: rec.similarity ? JSON.stringify(rec.similarity.signature) : null,
-      });
+      const { lastInsertRowid } = this.stmt.insertScan!.run(scanColumns(rec, at));
       for (const key of new Set(rec.similarity?.keys ?? [])) this.stmt.insertKey!.run(key, lastInsertRowid);
       this.countUsageNow(rec.endpoint, rec.subAccountId, at);
       if (this.inMemory) {
@@ -216,8 +145,7 @@ export class ReceiptStore {
     });
   }
 
-  /** Counts one call in the usage summary (calls that store no scan: incognito, inline validation, stored results). */
-  countUsage(kind: EndpointKind, subAccountId: string | undefined, at: Date = new Date()): void {
+  async countUsage(kind: EndpointKind, subAccountId: string | undefined, at: Date = new Date()): Promise<void> {
     this.transaction(() => this.countUsageNow(kind, subAccountId, at));
   }
 
@@ -225,37 +153,32 @@ export class ReceiptStore {
     this.stmt.countUsage!.run(subAccountId ?? '', at.toISOString().slice(0, 10), kind);
   }
 
-  /** The newest stored result for these bytes and result-affecting options. */
-  findResult(contentHash: string, resultKey: string): { result: unknown; subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null } | undefined {
+  async findResult(contentHash: string, resultKey: string): Promise<StoredResult | undefined> {
     const row = this.stmt.findResult!.get(contentHash, resultKey) as { json: string; phash: string | null; subject: string; similarity: string | null } | undefined;
     return row ? { result: JSON.parse(row.json), subject: JSON.parse(row.subject) as ValidationSubject, perceptualHash: row.phash, similarityJson: row.similarity } : undefined;
   }
 
-  /** The newest stored extraction snapshot for these bytes and extraction options (any endpoint). */
-  findSubject(contentHash: string, extractionKey: string): { subject: ValidationSubject; perceptualHash: string | null; similarityJson: string | null } | undefined {
+  async findSubject(contentHash: string, extractionKey: string): Promise<StoredSubject | undefined> {
     const row = this.stmt.findSubject!.get(contentHash, extractionKey) as { json: string; phash: string | null; similarity: string | null } | undefined;
     return row ? { subject: JSON.parse(row.json) as ValidationSubject, perceptualHash: row.phash, similarityJson: row.similarity } : undefined;
   }
 
-  /** One stored scan by trackingId, with its stored result. */
-  getScan(trackingId: string): (ScanSummary & { subAccountId: string | null; result: unknown }) | undefined {
+  async getScan(trackingId: string): Promise<(ScanSummary & { subAccountId: string | null; result: unknown }) | undefined> {
     const row = this.stmt.getScan!.get(trackingId) as (ScanSummary & { subAccountId: string | null; resultJson: string }) | undefined;
     if (!row) return undefined;
     const { resultJson, ...rest } = row;
     return { ...rest, result: JSON.parse(resultJson) };
   }
 
-  /** Whether a stored scan has a similarity signature. */
-  hasSimilarity(trackingId: string): boolean {
+  async hasSimilarity(trackingId: string): Promise<boolean> {
     return Boolean((this.stmt.hasSimilarity!.get(trackingId) as { has: number } | undefined)?.has);
   }
 
-  scanCount(): number {
+  async scanCount(): Promise<number> {
     return (this.stmt.countScans!.get() as { n: number }).n;
   }
 
-  /** Stored scans whose `column` equals `value`, within a scope, newest first. */
-  scansWhere(column: 'content_hash' | 'fingerprint' | 'perceptual_hash', value: string, scope: ScanScope = {}): ScanSummary[] {
+  async scansWhere(column: 'content_hash' | 'fingerprint' | 'perceptual_hash', value: string, scope: ScanScope = {}): Promise<ScanSummary[]> {
     const where = [`${column} = ?`];
     const args: unknown[] = [value];
     scopeWhere(scope, where, args);
@@ -263,13 +186,8 @@ export class ReceiptStore {
     return this.db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM scans WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}`).all(...args) as ScanSummary[];
   }
 
-  /**
-   * Candidates for the similarity score, within a scope: the scans sharing the most lookup keys with
-   * the new one (at most `byKeys`, most shared keys first, then newest), and the newest `recent` scans
-   * whatever their keys (so a copy whose every key was misread is still compared). Newest first.
-   */
-  similarityCandidates(keys: readonly string[], scope: ScanScope, limits: { byKeys: number; recent: number }): ScanCandidate[] {
-    const cols = `${SUMMARY_COLUMNS}, similarity_json AS similarityJson, CASE WHEN similarity_json IS NULL THEN subject_json END AS subjectJson`;
+  async similarityCandidates(keys: readonly string[], scope: ScanScope, limits: { byKeys: number; recent: number }): Promise<ScanCandidate[]> {
+    const cols = `${SUMMARY_COLUMNS}, similarity_json AS "similarityJson", CASE WHEN similarity_json IS NULL THEN subject_json END AS "subjectJson"`;
     const ids = new Set<number>();
     const uniqueKeys = [...new Set(keys)].slice(0, 500);
     if (uniqueKeys.length && limits.byKeys > 0) {
@@ -281,7 +199,7 @@ export class ReceiptStore {
       for (const r of rows) ids.add(r.id);
     }
     if (limits.recent > 0) {
-      const where: string[] = ['1'];
+      const where: string[] = ['1 = 1'];
       const args: unknown[] = [];
       scopeWhere(scope, where, args, 's.');
       const rows = this.db.prepare(`SELECT s.id AS id FROM scans s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ${Math.floor(limits.recent)}`).all(...args) as Array<{ id: number }>;
@@ -289,44 +207,41 @@ export class ReceiptStore {
     }
     if (!ids.size) return [];
     const list = [...ids];
-    const out: ScanCandidate[] = [];
+    const out: Array<ScanCandidate & { id: number }> = [];
     for (let i = 0; i < list.length; i += 500) {
       const chunk = list.slice(i, i + 500);
       out.push(...this.db.prepare(`SELECT id, ${cols} FROM scans WHERE id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as Array<ScanCandidate & { id: number }>);
     }
-    return (out as Array<ScanCandidate & { id: number }>).sort((a, b) => b.id - a.id).map(({ id: _id, ...rest }) => rest);
+    return out.sort((a, b) => b.id - a.id).map(({ id: _id, ...rest }) => rest);
   }
 
   // ---- campaigns ----
 
-  /** False when the id exists. */
-  createCampaign(id: string, settings: ValidationRules): boolean {
+  async createCampaign(id: string, settings: ValidationRules): Promise<boolean> {
     const now = new Date().toISOString();
     return this.transaction(() => this.stmt.insertCampaign!.run(id, JSON.stringify(settings), now, now).changes === 1);
   }
 
-  getCampaign(id: string): ValidationRules | undefined {
+  async getCampaign(id: string): Promise<ValidationRules | undefined> {
     const row = this.stmt.getCampaign!.get(id) as { json: string } | undefined;
     return row ? JSON.parse(row.json) as ValidationRules : undefined;
   }
 
-  listCampaigns(): string[] {
+  async listCampaigns(): Promise<string[]> {
     return (this.stmt.listCampaigns!.all() as Array<{ id: string }>).map((r) => r.id);
   }
 
-  /** Replaces the settings; false when the id does not exist. */
-  updateCampaign(id: string, settings: ValidationRules): boolean {
+  async updateCampaign(id: string, settings: ValidationRules): Promise<boolean> {
     return this.transaction(() => this.stmt.updateCampaign!.run(JSON.stringify(settings), new Date().toISOString(), id).changes === 1);
   }
 
-  /** False when the id does not exist. Scans stored for the campaign are kept (similarity history). */
-  deleteCampaign(id: string): boolean {
+  async deleteCampaign(id: string): Promise<boolean> {
     return this.transaction(() => this.stmt.deleteCampaign!.run(id).changes === 1);
   }
 
   // ---- usage ----
 
-  usage(q: UsageQuery = {}): UsageSummary {
+  async usage(q: UsageQuery = {}): Promise<UsageSummary> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (q.subAccountId !== undefined) { where.push('sub_account_id = ?'); args.push(q.subAccountId); }
@@ -334,29 +249,51 @@ export class ReceiptStore {
     if (q.to) { where.push('day <= ?'); args.push(q.to); }
     const rows = this.db.prepare(`SELECT sub_account_id AS sub, day, endpoint, count FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY day, sub_account_id`).all(...args) as Array<{ sub: string; day: string; endpoint: EndpointKind; count: number }>;
-    const zero = (): UsageCounts => ({ simple: 0, verbose: 0, validation: 0, campaignValidation: 0, total: 0 });
-    const add = (c: UsageCounts, kind: EndpointKind, n: number) => {
-      c[kind === 'campaign-validation' ? 'campaignValidation' : kind] += n;
-      c.total += n;
-    };
-    const days = new Map<string, UsageDay>();
-    const totals = zero();
-    for (const r of rows) {
-      const key = `${r.day}\u0000${r.sub}`;
-      let d = days.get(key);
-      if (!d) { d = { day: r.day, subAccountId: r.sub === '' ? null : r.sub, ...zero() }; days.set(key, d); }
-      add(d, r.endpoint, r.count);
-      add(totals, r.endpoint, r.count);
-    }
-    return { subAccountId: q.subAccountId ?? null, from: q.from ?? null, to: q.to ?? null, days: [...days.values()], totals };
+    return summariseUsage(q, rows);
+  }
+
+  // ---- enrichment lists ----
+
+  async listRows(kind: StoreListKind): Promise<string[]> {
+    return (this.stmt.listRows!.all(kind) as Array<{ json: string }>).map((r) => r.json);
+  }
+
+  async listRevisions(): Promise<Partial<Record<StoreListKind, string>>> {
+    const out: Partial<Record<StoreListKind, string>> = {};
+    for (const r of this.stmt.revisions!.all() as Array<{ list: StoreListKind; revision: string }>) out[r.list] = r.revision;
+    return out;
+  }
+
+  async dataVersion(): Promise<number | null> {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  async writeList(kind: StoreListKind, rows: readonly ListRow[], mode: 'replace' | 'append'): Promise<number> {
+    return this.transaction(() => {
+      if (mode === 'replace') this.stmt.clearList!.run(kind);
+      let seq = (this.stmt.maxSeq!.get(kind) as { n: number }).n;
+      for (const row of rows) {
+        const existing = row.key === null || mode === 'replace' ? undefined : this.stmt.rowByKey!.get(kind, row.key) as { seq: number } | undefined;
+        if (existing) this.stmt.replaceRow!.run(row.json, kind, existing.seq);
+        else this.stmt.insertRow!.run(kind, ++seq, row.key, row.json);
+      }
+      const all = (this.stmt.listRows!.all(kind) as Array<{ json: string }>).map((r) => r.json);
+      this.stmt.setRevision!.run(kind, listRevision(all), all.length, new Date().toISOString());
+      return all.length;
+    });
   }
 
   /** `PRAGMA integrity_check` result ('ok' when sound). */
-  integrityCheck(): string {
+  async integrityCheck(): Promise<string> {
     return (this.db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** Closes at once (synchronous: better-sqlite3). */
+  closeNow(): void {
     if (!this.db.open) return;
     if (!this.inMemory) {
       try { this.db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* another connection is busy: it will checkpoint */ }

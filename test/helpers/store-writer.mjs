@@ -27,7 +27,7 @@ say(`ready ${process.pid}`);
 
 for (let i = 0; i < count; i++) {
   const trackingId = `${tag}-${i}`;
-  store.recordScan({
+  await store.recordScan({
     trackingId, endpoint: 'simple', contentHash: createHash('sha256').update(trackingId).digest('hex'),
     resultKey: 'kill-test', extractionKey: 'kill-test', perceptualHash: null, fingerprint: `m|2024-01-01|${i}.00|`,
     subject: { version: 1, lines: [payload] }, result: { i, payload }, subAccountId: tag,
@@ -44,5 +44,5 @@ for (let i = 0; i < count; i++) {
   }
 }
 await engine.close();
-store.close();
+await store.close();
 say('done');
