@@ -13,7 +13,7 @@ import type { ExtractOptionsInput } from '../contract/options.js';
 import { runBatch } from './batch.js';
 import { serve } from '../server/serve.js';
 
-const HELP = `receiptkit: offline receipt and invoice extraction
+const HELP = `receiptkit: offline receipt and invoice extraction (npm package receiptkit-ocr)
 
 Usage:
   receiptkit extract <file...> [options]        print the result of each file as JSON
