@@ -5,9 +5,9 @@
  * installs every dependency, better-sqlite3 may compile from source): it stays in CI.
  * Prints the installed size and install time (README "Install").
  */
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync, lstatSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync, lstatSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -37,12 +37,13 @@ function sizeOf(dir: string): number {
   return total;
 }
 
+let work: string;
 let app: string;
 let installMs = 0;
 
 describe(`npm pack + npm install into a new app (${PKG.name})`, () => {
   beforeAll(() => {
-    const work = mkdtempSync(path.join(os.tmpdir(), 'rk-pack-'));
+    work = mkdtempSync(path.join(os.tmpdir(), 'rk-pack-'));
     const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = path.join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
@@ -55,6 +56,7 @@ describe(`npm pack + npm install into a new app (${PKG.name})`, () => {
     expect(inst.status, inst.stderr).toBe(0);
     expect(inst.stderr).not.toMatch(/Unknown (project|user) config/);
   }, 1_000_000);
+  afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); }); // ~350 MB
 
   it('installs with scripts enabled, no optional GeoIP data, and reports its size', () => {
     const nm = path.join(app, 'node_modules');
