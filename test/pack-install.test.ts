@@ -1,0 +1,101 @@
+/**
+ * The package as a user gets it: `npm pack`, then `npm install <tarball>` into a new app with install
+ * scripts enabled (the user's own npm configuration; only the npm registry needs to be reachable; the
+ * npm cache is used), then one extraction through `import` and one `require()` in that app. Slow (it
+ * installs every dependency, better-sqlite3 may compile from source): it stays in CI.
+ * Prints the installed size and install time (README "Install").
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync, statSync, lstatSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const PKG = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+/** The environment of a user's shell: none of the npm_* variables `npm test` sets for this repo. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS') env[k] = v;
+  return env;
+}
+
+function npm(args: string[], cwd: string, timeout = 900_000): { stdout: string; stderr: string; status: number | null } {
+  const r = spawnSync('npm', args, { cwd, env: userEnv(), encoding: 'utf8', timeout });
+  return { stdout: r.stdout ?? '', stderr: r.stderr ?? '', status: r.status };
+}
+
+/** Bytes on disk under a folder (files' sizes, links not followed). */
+function sizeOf(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    const st = lstatSync(p);
+    total += st.isDirectory() ? sizeOf(p) : st.size;
+  }
+  return total;
+}
+
+let work: string;
+let app: string;
+let installMs = 0;
+
+describe(`npm pack + npm install into a new app (${PKG.name})`, () => {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'rk-pack-'));
+    const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = path.join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+    app = path.join(work, 'app');
+    execFileSync('mkdir', [app]);
+    writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'rk-user-app', version: '1.0.0', private: true }));
+    const t0 = Date.now();
+    const inst = npm(['install', '--no-audit', '--no-fund', tarball], app);
+    installMs = Date.now() - t0;
+    expect(inst.status, inst.stderr).toBe(0);
+    expect(inst.stderr).not.toMatch(/Unknown (project|user) config/);
+  }, 1_000_000);
+  afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); }); // ~350 MB
+
+  it('installs with scripts enabled, no optional GeoIP data, and reports its size', () => {
+    const nm = path.join(app, 'node_modules');
+    const bytes = sizeOf(nm);
+    const biggest = readdirSync(nm).flatMap((n) => n.startsWith('@') ? readdirSync(path.join(nm, n)).map((m) => `${n}/${m}`) : [n])
+      .filter((n) => !n.startsWith('.'))
+      .map((n) => ({ n, mb: sizeOf(path.join(nm, n)) / 1e6 })).sort((a, b) => b.mb - a.mb).slice(0, 8);
+    // the numbers README "Install" quotes
+    console.log(`fresh app: ${(bytes / 1e6).toFixed(1)} MB in node_modules, install ${(installMs / 1000).toFixed(0)} s; biggest: ${biggest.map((b) => `${b.n} ${b.mb.toFixed(1)}`).join(', ')}`);
+    expect(statSync(path.join(nm, PKG.name, 'dist/index.js')).isFile()).toBe(true);
+    expect(statSync(path.join(nm, PKG.name, 'LICENSE')).isFile()).toBe(true);
+    expect(() => statSync(path.join(nm, '@ip-location-db'))).toThrow(); // optional: not installed
+    expect(bytes).toBeLessThan(400e6); // 580 MB before onnxruntime-node 1.17 and the optional GeoIP data
+  });
+
+  it('extracts a receipt through import (ESM), printing nothing', () => {
+    const script = `import { extract } from '${PKG.name}';
+      import fs from 'node:fs';
+      const r = await extract(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-us.jpg'))});
+      fs.writeFileSync('esm.json', JSON.stringify(r));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env: userEnv(), encoding: 'utf8', timeout: 180_000 });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(readFileSync(path.join(app, 'esm.json'), 'utf8'));
+    const expected = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/receipt-us.expected.json'), 'utf8'));
+    expect(out.totalAmount.data).toBe(expected.totalAmount);
+    expect(out.merchantName.data).toBe(expected.merchantName);
+  }, 200_000);
+
+  it('loads through require() (CommonJS); the GeoIP feature names its missing package', () => {
+    const script = `const kit = require('${PKG.name}');
+      let geo; try { kit.lookupIp('8.8.8.8'); geo = 'no error'; } catch (e) { geo = e.code + ' ' + e.message; }
+      require('node:fs').writeFileSync('cjs.json', JSON.stringify({ extract: typeof kit.extract, createEngine: typeof kit.createEngine, error: kit.ReceiptKitError.name, geo }));`;
+    const r = spawnSync(process.execPath, ['-e', script], { cwd: app, env: userEnv(), encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(readFileSync(path.join(app, 'cjs.json'), 'utf8'));
+    expect(out).toMatchObject({ extract: 'function', createEngine: 'function', error: 'ReceiptKitError' });
+    expect(out.geo).toMatch(/^FEATURE_DISABLED .*npm install @ip-location-db\/geolite2-city-mmdb/);
+  });
+});
