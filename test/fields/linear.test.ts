@@ -8,6 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { documentFromText, MAX_LINE_CHARS } from '../../src/document/geometry.js';
 import type { Document } from '../../src/document/types.js';
 import { inferLocale } from '../../src/locale/index.js';
+import { canonicalWord, canonCacheSize, CANON_CACHE_MAX } from '../../src/locale/keywords.js';
 import { findMoney } from '../../src/fields/amounts.js';
 import { findDateCandidates } from '../../src/fields/dates.js';
 import { findMerchant, cleanName, merchantTypes, weakSuffix, emailDomains } from '../../src/fields/merchant.js';
@@ -117,5 +118,13 @@ describe('the patterns of issue 15 are linear on their own (1 MB, uncapped)', ()
         expect(time(() => fn(text)), `${f} on 20k of ${name}`).toBeLessThan(100);
       }
     }
+  });
+});
+
+describe('caches stay bounded over a long run', () => {
+  it("canonicalWord's cache does not grow with every new token", () => {
+    for (let i = 0; i < CANON_CACHE_MAX * 2 + 10; i++) canonicalWord(`TOKEN${i.toString(36).toUpperCase()}X`);
+    expect(canonCacheSize()).toBeLessThanOrEqual(CANON_CACHE_MAX);
+    expect(canonCacheSize()).toBeGreaterThan(0);
   });
 });
