@@ -191,8 +191,9 @@ const r = rng(SEED);
 // confirming passes, two PDF pages; the second reader (PaddleOCR) stays on so its sessions are exercised
 const engine = await createEngine({ workers: 1, timeoutMs: TIMEOUT, confirmPasses: 0, limits: { maxPixels: Number(flag('max-pixels', 300_000)), maxPdfPages: 2 } });
 let crashed = null;
-process.on('uncaughtException', (e) => { crashed = String(e?.stack ?? e); console.error('UNCAUGHT', crashed); });
-process.on('unhandledRejection', (e) => { crashed = String(e?.stack ?? e); console.error('UNHANDLED', crashed); });
+let current = null; // the input being extracted, named when something escapes
+process.on('uncaughtException', (e) => { crashed = String(e?.stack ?? e); console.error('UNCAUGHT during', JSON.stringify(current), crashed); });
+process.on('unhandledRejection', (e) => { crashed = String(e?.stack ?? e); console.error('UNHANDLED during', JSON.stringify(current), String(e?.name), String(e?.message), crashed); });
 
 const codes = {};
 const untyped = [];
@@ -205,6 +206,7 @@ for (let i = 0; i < N; i++) {
   // one in eight inputs is an unmutated seed, so the seeds themselves (hostile PDFs, huge dimensions) are covered
   const input = i % 8 === 0 ? { name: names[(i / 8) % names.length], ops: 'seed', bytes: seedsByName[names[(i / 8) % names.length]], hints: {} } : mutate(r, seedsByName, names);
   const t = performance.now();
+  current = { i, name: input.name, ops: input.ops, bytes: input.bytes.length };
   try {
     await engine.extract(input.bytes, { ...input.hints });
     ok++;
