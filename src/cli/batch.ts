@@ -109,7 +109,8 @@ async function openOut(file: string, append: boolean): Promise<Writable> {
   } catch (e) {
     throw new ReceiptKitError('INVALID_OPTION', `cannot write the output file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { field: 'out' });
   }
-  return createWriteStream(file, { fd: handle.fd, flags: append ? 'a' : 'w' });
+  // the stream owns the FileHandle (an fd number alone would let the handle be closed by the GC)
+  return createWriteStream(file, { fd: handle, flags: append ? 'a' : 'w' });
 }
 
 function formatDuration(s: number): string {
