@@ -98,6 +98,21 @@ describe('fetchUrl refuses', () => {
     expect(e.message).toMatch(/IPv4-mapped form of a loopback/);
   });
 
+  it('refusal messages read as English: one "address", the right article (issue 15)', async () => {
+    const cases: Array<[string, string]> = [
+      ['https://[::ffff:127.0.0.1]/r.png', '::ffff:7f00:1 is an IPv4-mapped form of a loopback IPv4 address (127.0.0.1); only public addresses are fetched'],
+      ['https://127.0.0.1/r.png', '127.0.0.1 is a loopback address; only public addresses are fetched'],
+      ['https://0.0.0.0/r.png', '0.0.0.0 is an unspecified ("this network") address; only public addresses are fetched'],
+      ['https://[fd00::1]/r.png', 'fd00::1 is a unique-local (fc00::/7) address; only public addresses are fetched'],
+      ['https://100.64.1.1/r.png', '100.64.1.1 is a shared address space (CGNAT, RFC 6598); only public addresses are fetched'],
+    ];
+    for (const [url, message] of cases) {
+      const e = await rejection(fetchUrl(url, { lookup: noLookup }));
+      expect(e.message).toBe(message);
+      expect(e.message).not.toMatch(/address address|\ba (?:IPv|[aeo])/);
+    }
+  });
+
   it('a host name that does not resolve', async () => {
     const lookup: UrlLookup = async () => { const e = new Error('nope') as NodeJS.ErrnoException; e.code = 'ENOTFOUND'; throw e; };
     const e = await rejection(fetchUrl('https://nowhere.example/r.png', { lookup }));

@@ -1,14 +1,26 @@
-/** Batch mode: many files through one engine, JSON Lines out, progress on a terminal, summary at the end. */
+/**
+ * Batch mode: many files through one engine, JSON Lines out (a file, or stdout for `-`), progress on a
+ * terminal (a bar) or elsewhere (a line every N files), summary at the end. `resume` skips the files that
+ * already have a result in the output and appends.
+ */
 import { createWriteStream, promises as fs } from 'node:fs';
+import type { Writable } from 'node:stream';
 import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
-import { isReceiptKitError } from '../errors.js';
+import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { selectShard } from './shard.js';
 import type { Shard } from './shard.js';
 
 export interface BatchOptions {
+  /** The JSON Lines output file; `-` writes to stdout. */
   out: string;
+  /** Skip the files that already have a result line in `out` and append to it (default false: `out` is rewritten). */
+  resume?: boolean;
+  /** Without a terminal: a progress line every this many files (default 25; 0: none). */
+  progressEvery?: number;
+  /** Where `out: '-'` writes (default process.stdout). */
+  stdout?: Writable;
   options: ExtractOptionsInput;
   concurrency: number;
   quiet?: boolean;
@@ -20,6 +32,10 @@ export interface BatchOptions {
 
 export interface BatchSummary {
   total: number;
+  /** Files skipped because the output already had their result (resume). */
+  resumed: number;
+  /** Files in folders skipped as not images or PDFs (by extension). */
+  skipped: number;
   ok: number;
   failed: number;
   errorsByCode: Record<string, number>;
@@ -27,17 +43,40 @@ export interface BatchSummary {
   medianMs: number;
 }
 
-/** Expands directories (recursively, skipping dot-files) into a sorted file list; files are kept as given. */
-export async function listInputs(args: string[]): Promise<string[]> {
+/** Extensions of the files taken from folders (images and PDFs); other files in a folder are skipped and counted. */
+export const INPUT_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.jpe', '.jfif', '.webp', '.tif', '.tiff', '.gif', '.bmp', '.pdf', '.heic', '.heif', '.avif']);
+
+/**
+ * Expands directories (recursively, skipping dot-files; symbolic links followed, each real folder
+ * walked once so a link loop ends) into a sorted file list of images and PDFs; files given by name
+ * are kept as given. `skipped` counts the other files found in folders.
+ */
+export async function listInputs(args: string[]): Promise<{ files: string[]; skipped: number }> {
   const out: string[] = [];
+  const seenDirs = new Set<string>();
+  let skipped = 0;
   async function walk(dir: string): Promise<void> {
+    let real: string;
+    try { real = await fs.realpath(dir); } catch { return; }
+    if (seenDirs.has(real)) return;
+    seenDirs.add(real);
     const entries = await fs.readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) out.push(p);
+      let isDir = e.isDirectory(), isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        try {
+          const st = await fs.stat(p); // follows the link
+          isDir = st.isDirectory(); isFile = st.isFile();
+        } catch { skipped++; continue; } // a dangling link
+      }
+      if (isDir) await walk(p);
+      else if (isFile) {
+        if (INPUT_EXTENSIONS.has(path.extname(e.name).toLowerCase())) out.push(p);
+        else skipped++;
+      }
     }
   }
   for (const a of args) {
@@ -45,7 +84,37 @@ export async function listInputs(args: string[]): Promise<string[]> {
     try { st = await fs.stat(a); } catch { out.push(a); continue; } // reported as an error line later
     if (st.isDirectory()) await walk(a); else out.push(a);
   }
-  return out;
+  return { files: out, skipped };
+}
+
+/** The files that already have a result line in a JSON Lines output (a cut last line is ignored). */
+async function doneIn(file: string): Promise<{ done: Set<string>; endsWithNewline: boolean }> {
+  let text: string;
+  try { text = await fs.readFile(file, 'utf8'); } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { done: new Set(), endsWithNewline: true };
+    throw new ReceiptKitError('INVALID_OPTION', `--resume: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { field: 'out' });
+  }
+  const done = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const row = JSON.parse(line) as { file?: unknown; result?: unknown };
+      if (typeof row.file === 'string' && row.result !== undefined) done.add(row.file);
+    } catch { /* a line cut by an interrupted run */ }
+  }
+  return { done, endsWithNewline: text.length === 0 || text.endsWith('\n') };
+}
+
+/** Opens the output; a clean INVALID_OPTION naming the file when it cannot be written. */
+async function openOut(file: string, append: boolean): Promise<Writable> {
+  let handle;
+  try {
+    handle = await fs.open(file, append ? 'a' : 'w');
+  } catch (e) {
+    throw new ReceiptKitError('INVALID_OPTION', `cannot write the output file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { field: 'out' });
+  }
+  // the stream owns the FileHandle (an fd number alone would let the handle be closed by the GC)
+  return createWriteStream(file, { fd: handle, flags: append ? 'a' : 'w' });
 }
 
 function formatDuration(s: number): string {
@@ -57,10 +126,28 @@ function formatDuration(s: number): string {
 
 /** Runs the batch; never throws for a bad file (it becomes an error line). */
 export async function runBatch(engine: Engine, args: string[], opts: BatchOptions): Promise<BatchSummary> {
-  const files = selectShard(await listInputs(args), args, opts.shard);
+  const listed = await listInputs(args);
+  const mine = selectShard(listed.files, args, opts.shard);
   const stream = opts.progressStream ?? process.stderr;
   const tty = !opts.quiet && !!stream.isTTY;
-  const out = createWriteStream(opts.out, { flags: 'w' });
+  const every = opts.quiet || tty ? 0 : opts.progressEvery ?? 25;
+  const toStdout = opts.out === '-';
+  let files = mine;
+  let resumed = 0;
+  let out: Writable;
+  if (toStdout) {
+    out = opts.stdout ?? process.stdout;
+  } else {
+    const previous = opts.resume ? await doneIn(opts.out) : undefined;
+    if (previous) {
+      files = files.filter((f) => !previous.done.has(f));
+      resumed = mine.length - files.length;
+    }
+    out = await openOut(opts.out, !!opts.resume);
+    if (previous && !previous.endsWithNewline) out.write('\n');
+  }
+  let outError: Error | undefined;
+  out.on('error', (e) => { outError ??= e; });
   const started = performance.now();
   const durations: number[] = [];
   const errorsByCode: Record<string, number> = {};
@@ -93,24 +180,36 @@ export async function runBatch(engine: Engine, args: string[], opts: BatchOption
       }
       durations.push(performance.now() - t0);
       done++;
-      if (!out.write(line + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
+      if (outError) throw new ReceiptKitError('INVALID_OPTION', `cannot write the output ${opts.out} (${(outError as NodeJS.ErrnoException).code ?? outError.message})`, { field: 'out' });
+      if (!out.write(line + '\n')) await new Promise<void>((r) => { out.once('drain', () => r()); out.once('error', () => r()); });
       draw();
+      if (every > 0 && (done % every === 0 || done === files.length)) {
+        const elapsed = (performance.now() - started) / 1000;
+        const rate = done / Math.max(elapsed, 1e-3);
+        stream.write(`receiptkit batch: ${done}/${files.length} files${failed ? ` (${failed} failed)` : ''}, ${rate.toFixed(2)} files/s, ETA ${formatDuration((files.length - done) / Math.max(rate, 1e-9))}\n`);
+      }
     }
   };
   draw();
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, files.length || 1)) }, worker));
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  if (toStdout) await new Promise<void>((resolve) => { if (out.write('')) resolve(); else out.once('drain', () => resolve()); });
+  else await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  if (outError) throw new ReceiptKitError('INVALID_OPTION', `cannot write the output ${opts.out} (${(outError as NodeJS.ErrnoException).code ?? outError.message})`, { field: 'out' });
 
   durations.sort((a, b) => a - b);
   const summary: BatchSummary = {
-    total: files.length, ok, failed, errorsByCode,
+    total: files.length, resumed, skipped: listed.skipped, ok, failed, errorsByCode,
     elapsedMs: Math.round(performance.now() - started),
     medianMs: durations.length ? Math.round(durations[Math.floor(durations.length / 2)]!) : 0,
   };
   if (!opts.quiet) {
     if (tty) stream.write('\n');
     const codes = Object.entries(errorsByCode).map(([c, n]) => `${c} ${n}`).join(', ');
-    stream.write(`${summary.total} files: ${ok} extracted, ${failed} failed${codes ? ` (${codes})` : ''} in ${formatDuration(summary.elapsedMs / 1000)}, median ${summary.medianMs} ms/file -> ${opts.out}\n`);
+    const extra = [
+      ...(resumed ? [`${resumed} already done (resume)`] : []),
+      ...(listed.skipped ? [`${listed.skipped} skipped (not an image or PDF)`] : []),
+    ].join(', ');
+    stream.write(`${summary.total} files: ${ok} extracted, ${failed} failed${codes ? ` (${codes})` : ''}${extra ? `; ${extra}` : ''} in ${formatDuration(summary.elapsedMs / 1000)}, median ${summary.medianMs} ms/file -> ${toStdout ? 'stdout' : opts.out}\n`);
   }
   return summary;
 }

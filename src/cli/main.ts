@@ -38,7 +38,9 @@ Extraction options:
   --store-schema NAME       its schema (default receiptkit)
 
 Batch options:
-  --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}
+  --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}; - for stdout
+  --resume                  skip files that already have a result in --out, append the rest
+  --progress-every N        without a terminal: a progress line on stderr every N files (default 25)
   --concurrency N           files in flight at once (default: the worker count)
   --quiet                   no progress bar or summary
   --shard i/n               only the i-th of n shards of the files (1 <= i <= n): n machines each run
@@ -84,6 +86,8 @@ async function main(argv: string[]): Promise<number> {
         out: { type: 'string', short: 'o' },
         concurrency: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        resume: { type: 'boolean' },
+        'progress-every': { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         config: { type: 'string' },
@@ -158,6 +162,8 @@ async function main(argv: string[]): Promise<number> {
       if (!values.out) fail('batch needs --out FILE');
       const summary = await runBatch(engine, files, {
         out: values.out, options, concurrency: concurrency ?? workers ?? 2, quiet: !!values.quiet, shard,
+        resume: !!values.resume,
+        ...(values['progress-every'] !== undefined ? { progressEvery: intOpt('progress-every', values['progress-every']) } : {}),
       });
       return summary.failed > 0 ? 1 : 0;
     }

@@ -49,14 +49,36 @@ export function boxToPolygon(box: Box, page: Pick<Page, 'rotation' | 'originalWi
   }) as Polygon;
 }
 
-/** Builds a Document from pages of lines (each page's lines already in reading order). */
+/**
+ * Longest line text the field finders see. A receipt or invoice line is never this long; a longer
+ * one (a text layer without line breaks, garbage read as text) is cut, so that the finders, which run
+ * synchronously, stay linear and fast whatever the input.
+ */
+export const MAX_LINE_CHARS = 400;
+
+/** A line cut to MAX_LINE_CHARS: its text, and the words that fit in it (joined by single spaces). */
+function boundedLine<L extends Omit<Line, 'index' | 'page'>>(l: L): L {
+  if (l.text.length <= MAX_LINE_CHARS) return l;
+  let used = 0;
+  let keep = 0;
+  for (const w of l.words) {
+    const next = used + (keep ? 1 : 0) + w.text.length;
+    if (next > MAX_LINE_CHARS) break;
+    used = next;
+    keep++;
+  }
+  const words = l.words.slice(0, keep);
+  return { ...l, text: l.text.slice(0, MAX_LINE_CHARS), words, ...(words.length ? { box: unionBox(words.map((w) => w.box)) } : {}) };
+}
+
+/** Builds a Document from pages of lines (each page's lines already in reading order; long lines cut to MAX_LINE_CHARS). */
 export function buildDocument(pages: Array<Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> }>): Document {
   const lines: Line[] = [];
   const outPages: Page[] = [];
   for (const p of pages) {
     const lineIndices: number[] = [];
     for (const l of p.lines) {
-      const line: Line = { ...l, index: lines.length, page: p.index };
+      const line: Line = { ...boundedLine(l), index: lines.length, page: p.index };
       lineIndices.push(line.index);
       lines.push(line);
     }

@@ -41,7 +41,8 @@ function placeIn(u: string, list: readonly string[]): string | undefined {
 }
 
 /** Street names written as one compound word: Hauptstr., Bahnhofstraße, Kerkstraat, Rosenweg, Marktplatz. */
-const STREET_SUFFIX = /\p{L}{3,}(?:STR\.?|STRASSE|STRAßE|STRAAT|WEG|LAAN|PLEIN|PLATZ|ALLEE|GASSE|GRACHT|KADE|SINGEL|DIJK|RING|DAMM|UFER)\b/u;
+// (starts at a word's first letter: from every letter of a long word it backtracked quadratically, 2.9 s on 20k letters)
+const STREET_SUFFIX = /(?<!\p{L})\p{L}{3,}(?:STR\.?|STRASSE|STRAßE|STRAAT|WEG|LAAN|PLEIN|PLATZ|ALLEE|GASSE|GRACHT|KADE|SINGEL|DIJK|RING|DAMM|UFER)\b/u;
 /** A street name followed by a house number, the European way ("Damrak 1", "Calle Mayor 12b"). */
 const NAME_NUMBER = /^[\p{L}][\p{L} .'-]{2,40}\s\d{1,4}[A-Z]?(?:\s*[-/]\s*\d{1,4}[A-Z]?)?$/u;
 

@@ -29,12 +29,27 @@ import type { FieldContext, FieldResults, Located } from './types.js';
 
 export type { FieldContext, FieldResults, Located, FoundNumber } from './types.js';
 
-function moneyField(doc: Document, c: ChosenAmount | undefined, currency: string | undefined): Located<number> | undefined {
+/**
+ * One currency per document unless it prints two: `main` is the locale's currency (else the code
+ * printed on most lines); another code stays on an amount only when it is printed on at least two
+ * lines (a second currency the document really shows, not one misread marker).
+ */
+function documentCurrency(amounts: readonly { currency?: string; line: { index: number } }[], localeCurrency: string | undefined): { main?: string; printed: Set<string> } {
+  const lines = new Map<string, Set<number>>();
+  for (const a of amounts) if (a.currency) lines.set(a.currency, (lines.get(a.currency) ?? new Set()).add(a.line.index));
+  const printed = new Set([...lines].filter(([, l]) => l.size >= 2).map(([c]) => c));
+  const mostPrinted = [...lines].sort((a, b) => b[1].size - a[1].size)[0]?.[0];
+  const main = localeCurrency ?? mostPrinted;
+  return { ...(main ? { main } : {}), printed };
+}
+
+function moneyField(doc: Document, c: ChosenAmount | undefined, currency: { main?: string; printed: Set<string> }): Located<number> | undefined {
   if (!c) return undefined;
   const src = c.source;
   const line = src ? src.amount.line : doc.lines[0];
   if (!line) return undefined;
-  const code = src?.amount.currency ?? currency;
+  const own = src?.amount.currency;
+  const code = own && (own === currency.main || currency.printed.has(own) || !currency.main) ? own : currency.main;
   return {
     value: c.value, confidence: c.confidence, text: line.text, lineIndex: line.index, keyword: c.keyword || '-',
     boxes: src ? boxesForSpan(line, src.amount.start, src.amount.end) : [], page: line.page,
@@ -66,6 +81,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const payment = findPayment(doc);
 
   const amounts = moneyFacts.candidates.filter((c) => c.amount.moneyLike).map((c) => c.amount);
+  const docCurrency = documentCurrency(amounts, currency);
   const out: FieldResults = {
     amounts: amounts.map(toFound),
     lineAmounts: amounts.filter((a) => a.atLineEnd).map(toFound),
@@ -74,13 +90,13 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     warnings: [],
   };
   const set = <K extends keyof FieldResults>(k: K, v: FieldResults[K] | undefined) => { if (v !== undefined) out[k] = v; };
-  set('totalAmount', moneyField(doc, money.total, currency));
-  set('taxAmount', moneyField(doc, money.tax, currency));
-  set('subtotalAmount', moneyField(doc, money.subtotal, currency));
-  set('paidAmount', moneyField(doc, money.paid, currency));
-  set('discountAmount', moneyField(doc, money.discount, currency));
-  set('tipAmount', moneyField(doc, money.tip, currency));
-  set('roundingAmount', moneyField(doc, money.rounding, currency));
+  set('totalAmount', moneyField(doc, money.total, docCurrency));
+  set('taxAmount', moneyField(doc, money.tax, docCurrency));
+  set('subtotalAmount', moneyField(doc, money.subtotal, docCurrency));
+  set('paidAmount', moneyField(doc, money.paid, docCurrency));
+  set('discountAmount', moneyField(doc, money.discount, docCurrency));
+  set('tipAmount', moneyField(doc, money.tip, docCurrency));
+  set('roundingAmount', moneyField(doc, money.rounding, docCurrency));
   set('date', dateField(dates.date, ctx.extractTime));
   set('dueDate', dateField(dates.dueDate, false));
   const { evidence: merchantEvidence, addressEvidence, ...merchantFields } = merchant;

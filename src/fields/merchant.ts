@@ -20,8 +20,15 @@ const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|
 const COMPANY_SUFFIX = new RegExp(String.raw`(?:^|[\s,.(])(?:${STRONG_SUFFIX_PATTERN}|[S5$&§][/\\][B8R0D]|S[O0E]N\.?\s*[BT8I]H[D0]|SDN\.?\s*\w{2,3}|[BT8]HD)(?=$|[\s,.)])`);
 const SUFFIX_AT_END = new RegExp(String.raw`(?:^|\s)(?:${COMPANY_SUFFIX_PATTERN})\s*$`);
 /** Short company forms (AG, KG, SA, PT, ...) also abbreviate other words (KG = kampung): only at the end of a longer name, or PT/CV first. */
-const WEAK_SUFFIX = /(?:\p{L}{3,}.*\s(?:AG|KG|SA|SAS|SL|NV|BV|AS|AB|OY|APS|SRL|SPA|PTE|PLC)\.?$)|^(?:PT|CV)\.?\s+\p{L}{3,}/u;
-const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || WEAK_SUFFIX.test(u.trim());
+// Linear: the form at the end is found first, then three letters before it (one pattern
+// `\p{L}{3,}.*\s(?:AG|...)$` backtracked quadratically: 1.4 s on 20k characters of 'TOTAL ').
+const WEAK_SUFFIX_END = /\s(?:AG|KG|SA|SAS|SL|NV|BV|AS|AB|OY|APS|SRL|SPA|PTE|PLC)\.?$/u;
+const WEAK_SUFFIX_START = /^(?:PT|CV)\.?\s+\p{L}{3,}/u;
+export const weakSuffix = (t: string): boolean => {
+  const end = WEAK_SUFFIX_END.exec(t);
+  return (!!end && /\p{L}{3}/u.test(t.slice(0, end.index))) || WEAK_SUFFIX_START.test(t);
+};
+const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || weakSuffix(u.trim());
 const COUNTRY_ONLY = /^(?:MALAYSIA|INDONESIA|SINGAPORE|FRANCE|GERMANY|DEUTSCHLAND|NEDERLAND|NETHERLANDS|UNITED STATES|USA|UNITED KINGDOM|UK|INDIA|AUSTRALIA|HONG KONG)\W*$/;
 /** Shop-type words that often name the merchant when no company form is printed. */
 const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK)\b/;
@@ -49,7 +56,23 @@ export interface MerchantFields extends AddressFields {
 const PHONE = /(?:\b(?:TEL|TELP|TELEPHONE|PHONE|PH|HP|MOBILE|FAX|T|WA|WHATSAPP|CALL)\b\.?\s*(?:NO\.?)?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?\(?\d[\d\s\-().]{6,}\d)/i;
 const TAX_ID = /\b(GST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|SST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|VAT\s*(?:REG\w*)?\s*(?:NO|NUMBER|ID|#)?|TVA(?:\s*INTRACOM\w*)?|N°\s*TVA|USt-?Id(?:Nr)?\.?|NPWP|GSTIN|BTW(?:-?nr)?|ABN|TIN|TAX\s*ID|CO\.?\s*REG\w*\s*(?:NO)?|ROC\s*(?:NO)?|COMPANY\s*(?:REG\w*\s*)?NO|SIRET|SIREN|KVK|RCS)\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])/i;
 const WEBSITE = /\b((?:https?:\/\/)?(?:www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|(?:https?:\/\/)[a-z0-9-]+(?:\.[a-z0-9-]+)+)\b/i;
-const EMAIL = /\b[a-z0-9._%+-]+@([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})\b/gi;
+/** The domain of an e-mail address, read from just after its `@` (sticky: it cannot run past the next `@`). */
+const EMAIL_DOMAIN = /([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})\b/iy;
+const LOCAL_CHAR = /[a-z0-9._%+-]/i;
+/**
+ * Domains of the e-mail addresses in a line. Linear: from each `@` (a global `\b[local]+@domain`
+ * pattern retried its local part from every position: quadratic on long lines).
+ */
+export function emailDomains(text: string): string[] {
+  const out: string[] = [];
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    if (at === 0 || !LOCAL_CHAR.test(text[at - 1]!)) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const m = EMAIL_DOMAIN.exec(text);
+    if (m) out.push(m[1]!);
+  }
+  return out;
+}
 const GENERIC_DOMAINS = new Set(['gmail', 'yahoo', 'hotmail', 'outlook', 'live', 'icloud', 'mail', 'email', 'fake', 'example', 'aol', 'msn', 'gmx', 'web', 'proton', 'protonmail', 'qq', '163']);
 
 /** Highest confidence of a merchant's name read from a picture on a PDF text page (below the 0.9 a user may trust unchecked). */
@@ -99,10 +122,8 @@ function domainsOf(doc: Document): string[] {
   for (const line of doc.lines) {
     const w = WEBSITE.exec(line.text);
     if (w) out.add(w[1]!.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').split('.')[0]!.replace(/[^a-z0-9]/g, ''));
-    EMAIL.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = EMAIL.exec(line.text))) {
-      const parts = m[1]!.toLowerCase().split('.');
+    for (const domain of emailDomains(line.text)) {
+      const parts = domain.toLowerCase().split('.');
       const label = parts.length > 2 && parts[parts.length - 2]!.length <= 3 ? parts[parts.length - 3]! : parts[parts.length - 2]!;
       out.add(label.replace(/[^a-z0-9]/g, ''));
     }

@@ -195,6 +195,16 @@ export function addressProblem(address: string): string | undefined {
   return 'not an IP address';
 }
 
+/**
+ * `why` of addressProblem as the complement of "is": 'a loopback address', 'an IPv4-mapped form of a
+ * loopback IPv4 address (127.0.0.1)', 'not an IP address' (no second "address", the right article).
+ */
+export function problemPhrase(why: string): string {
+  if (why.startsWith('not ')) return why;
+  const article = /^(?:[aeio]|un(?!i)|IPv|NAT)/i.test(why) ? 'an' : 'a';
+  return /\baddress\b| form of /.test(why) ? `${article} ${why}` : `${article} ${why} address`;
+}
+
 /** True when the address is a public unicast address that the URL helper would connect to. */
 export function isPublicAddress(address: string): boolean {
   return addressProblem(address) === undefined;
@@ -222,7 +232,7 @@ async function vet(raw: string, opts: FetchUrlOptions, lookup: UrlLookup): Promi
   const check = (address: string, name: string) => {
     if (allowed.has(address)) return;
     const why = addressProblem(address);
-    if (why) throw rejected(`${name === address ? address : `${name} resolves to ${address}, which`} is ${why === 'not an IP address' ? why : `a ${why} address`}; only public addresses are fetched`);
+    if (why) throw rejected(`${name === address ? address : `${name} resolves to ${address}, which`} is ${problemPhrase(why)}; only public addresses are fetched`);
   };
   if (net.isIP(hostname)) {
     check(hostname, hostname);

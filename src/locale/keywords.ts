@@ -99,6 +99,10 @@ export function foldText(s: string): string {
 
 const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '4': 'A', '$': 'S', '|': 'I', '!': 'I', '€': 'E', '6': 'G', '2': 'Z', '7': 'T' };
 const canonCache = new Map<string, string>();
+/** Entries kept by canonicalWord's cache at most (then it starts again). */
+export const CANON_CACHE_MAX = 20_000;
+/** Entries in canonicalWord's cache now (for tests). */
+export const canonCacheSize = (): number => canonCache.size;
 const VOCAB_SET = new Set(KEYWORD_VOCABULARY);
 
 /**
@@ -131,6 +135,8 @@ export function canonicalWord(token: string): string {
     if (best) out = best;
   }
   if (canonCache.size > 20000) canonCache.clear();
+  // bounded: a long run sees ever new tokens (OCR noise); the cache must not grow with them
+  if (canonCache.size >= CANON_CACHE_MAX) canonCache.clear();
   canonCache.set(token, out);
   return out;
 }

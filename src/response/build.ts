@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Document } from '../document/types.js';
 import { boxToPolygon } from '../document/geometry.js';
-import type { FieldResults, FoundNumber, ItemPart, LineItem, Located, TaxLine } from '../fields/types.js';
+import type { FieldResults, FoundNumber, ItemPart, ItemsCheck, LineItem, Located, TaxLine } from '../fields/types.js';
 import type {
   DigitalDetectionEntity, HandwritingDetectionEntity, TamperingDetectionEntity,
   HelperNumber, IdEntity, LineItemPart, MissingField, MultiTaxLineItem, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
@@ -161,10 +161,21 @@ function enrichmentEntities(doc: Document, e: EnrichmentOutput | undefined): Pic
   return out;
 }
 
+/**
+ * The line-item check as the caller sees it: `itemsSum` is the sum of the items returned, and `matches`
+ * is true only when that sum is the expected amount (to the cent). A check made on another set of items
+ * (a reading that was later replaced) cannot say "matches" for numbers that do not agree.
+ */
+export function checkedItems(check: ItemsCheck, items: readonly LineItem[]): ItemsCheck {
+  const sum = Math.round(items.reduce((a, it) => a + it.totalPrice.value, 0) * 100) / 100;
+  const agrees = check.expected !== undefined && Math.abs(sum - check.expected) < 0.005;
+  return { ...check, itemsSum: sum, matches: check.matches && agrees };
+}
+
 export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
   const items = productLineItems(doc, fields.lineItems ?? [], extras.enrichment?.items);
   const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: multiTaxLineItems(doc, fields.taxLines ?? []) };
-  if (fields.itemsCheck) entities.lineItemsCheck = { ...fields.itemsCheck };
+  if (fields.itemsCheck) entities.lineItemsCheck = checkedItems(fields.itemsCheck, fields.lineItems ?? []);
   const inv = idEntity(doc, fields.invoiceNumber);
   if (inv) entities.invoiceNumber = inv;
   const rec = idEntity(doc, fields.receiptNumber);

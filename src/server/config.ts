@@ -7,7 +7,8 @@
  * `accountId:key` pairs separated by commas, semicolons or whitespace (`acme:k1,acme:k2,beta:k3`).
  * Accounts from the environment are merged into the file's accounts by id. `RECEIPTKIT_DATA_DIR` sets
  * `dataDir` and `RECEIPTKIT_INLINE_VALIDATION` (comma-separated account ids, or `*`) enables inline
- * validation for accounts from the environment.
+ * validation for accounts from the environment. `RECEIPTKIT_CORS_ORIGINS` (comma-separated origins, or
+ * `*`) sets `cors.origins` when the file does not.
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -63,8 +64,37 @@ export const serverConfigSchema = z.strictObject({
   maxQueue: z.number().int().min(0).max(100_000).default(32),
   /** OCR workers per account engine (default: the engine's default). */
   workers: z.number().int().min(1).max(32).optional(),
-  /** Time limit of one engine call, ms (504 past it; default 120000). */
+  /** Time limit of one engine call, its wait in the queue included, ms (504 past it; default 120000). */
   requestTimeoutMs: z.number().int().positive().default(120_000),
+  /** Time for a request's headers to arrive, ms (408 past it, checked every quarter of it up to 1 s; default 30000). */
+  headersTimeoutMs: z.number().int().positive().default(30_000),
+  /** Longest pause in a request body, ms (408 past it; default 15000). */
+  bodyIdleTimeoutMs: z.number().int().positive().default(15_000),
+  /**
+   * Slowest average body rate, bytes per second, once the body has been arriving for
+   * `bodyIdleTimeoutMs` (408 below it: a body trickled a byte at a time is cut off; default 1024).
+   */
+  minBodyBytesPerSecond: z.number().int().min(0).default(1024),
+  /** Time for a whole request body to arrive, ms (408 past it; default 300000). */
+  bodyTimeoutMs: z.number().int().positive().default(300_000),
+  /**
+   * Lingering close: after refusing a request whose body was not read (401, 403, 413, ...), the rest of
+   * the body is read and discarded for at most this long, ms, and at most the file limit in bytes,
+   * before the connection is closed, so a client still sending sees the answer instead of a reset
+   * (default 5000; 0 closes at once).
+   */
+  lingerMs: z.number().int().min(0).default(5_000),
+  /** Open connections per client address; past it a new connection gets a 503 and is closed (default 32). */
+  maxConnectionsPerAddress: z.number().int().min(1).default(32),
+  /**
+   * CORS for `/api/` and `/healthz`: origins allowed to call the API from a browser (`https://app.example`,
+   * or `*` for any; default none: no CORS headers). Env `RECEIPTKIT_CORS_ORIGINS` (comma-separated).
+   */
+  cors: z.strictObject({
+    origins: z.array(z.string().regex(/^(?:\*|https?:\/\/[^/\s]+)$/, 'an origin is "*" or scheme://host[:port] without a path')).default([]),
+    /** How long a browser may cache a preflight answer, seconds (default 600). */
+    maxAgeSeconds: z.number().int().min(0).max(86_400).default(600),
+  }).prefault({}),
   /** How long shutdown waits for requests in flight before closing their connections, ms. */
   shutdownTimeoutMs: z.number().int().min(0).default(30_000),
   limits: z.strictObject({
@@ -230,6 +260,9 @@ export function loadServerConfig(opts: LoadConfigOptions = {}): ServerConfig {
       } else accounts.push(a);
     }
     merged.accounts = accounts;
+  }
+  if (env.RECEIPTKIT_CORS_ORIGINS && merged.cors === undefined) {
+    merged.cors = { origins: env.RECEIPTKIT_CORS_ORIGINS.split(/[\s,;]+/).filter(Boolean) };
   }
   if (env.RECEIPTKIT_DATA_DIR && merged.dataDir === undefined) merged.dataDir = path.resolve(env.RECEIPTKIT_DATA_DIR);
   if (env.RECEIPTKIT_STORE_URL && merged.storeUrl === undefined) merged.storeUrl = env.RECEIPTKIT_STORE_URL;

@@ -90,13 +90,29 @@ export async function readJsonObject(req: IncomingMessage, maxBytes: number): Pr
   return value as Record<string, unknown>;
 }
 
-/** Discards what is left of a request body, closing the connection if it goes on for too long. */
-export function drain(req: IncomingMessage, maxBytes: number): void {
-  if (req.readableEnded || req.destroyed) return;
+/**
+ * Lingering close (what nginx does): call before answering a request whose body was not read, with
+ * `connection: close` on the answer. Node ends and destroys the socket as soon as such an answer is
+ * written, and a client still sending its body (Node clients streaming an upload: axios with
+ * form-data, `request`) then gets EPIPE or a reset instead of the answer. Here the socket is only
+ * half-closed after the answer; the rest of the body is read and discarded, and the socket is
+ * destroyed when the body ends, after `maxBytes` more bytes, or after `ms`.
+ */
+export function linger(req: IncomingMessage, maxBytes: number, ms: number): void {
+  const socket = req.socket as (IncomingMessage['socket'] & { destroySoon?: () => void }) | null;
+  if (!socket || socket.destroyed || req.readableEnded || req.destroyed) return;
+  const stop = () => { clearTimeout(timer); socket.destroy(); };
+  const timer = setTimeout(stop, ms);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  // called by node:http once the answer is written (instead of end + destroy)
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    if (req.readableEnded) stop();
+  };
   let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > maxBytes) req.destroy();
-  });
+  req.on('data', (chunk: Buffer) => { seen += chunk.length; if (seen > maxBytes) stop(); });
+  req.on('end', () => { if (!socket.writable) stop(); });
+  req.on('error', () => undefined);
   req.resume();
 }

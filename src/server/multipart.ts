@@ -55,9 +55,16 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits): Pr
     const form: MultipartForm = { fields: {} };
     let failed = false;
     let fileDone: Promise<void> = Promise.resolve();
+    // Busboy's limits count parts; bytes outside any part (a boundary that never comes) are counted here.
+    let total = 0;
+    const count = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > ceiling) fail(tooLarge(`the request body is over ${ceiling} bytes (the ${limits.maxFileBytes} byte file limit and the form fields)`));
+    };
     const fail = (e: Error) => {
       if (failed) return;
       failed = true;
+      req.off('data', count);
       req.unpipe(bb);
       bb.removeAllListeners();
       bb.on('error', () => undefined);
@@ -102,6 +109,7 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits): Pr
     bb.on('error', (e: Error) => fail(badParameter('body', `malformed multipart request (${e.message})`)));
     bb.on('close', () => { fileDone.then(() => { if (!failed) resolve(form); }); });
     req.on('error', (e) => fail(badParameter('body', `the upload failed (${e.message})`)));
+    req.on('data', count);
     req.pipe(bb);
   });
 }

@@ -27,8 +27,11 @@ export interface RouteContext {
   params: string[];
   engine: Engine;
   config: ServerConfig;
-  /** Runs engine work through the bounded queue (503 when it is full). */
-  work<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs engine work through the bounded queue (503 when it is full). The task gets the time left of
+   * the request's time limit (the wait in the queue counted), to pass as the engine's `timeoutMs`.
+   */
+  work<T>(task: (timeoutMs: number | undefined) => Promise<T>): Promise<T>;
   /** Options for URL fetches (limits from the config, test-only overrides). */
   fetchOptions: FetchUrlOptions;
   /** Aborted when the client goes away. */
@@ -75,8 +78,9 @@ async function extractFromFile(ctx: RouteContext, verbose: boolean): Promise<voi
   if (!form.file) throw badParameter('file', 'a file is required (a multipart part named "file")');
   const options = checkedOptions(optionsFrom(form.fields, 'multipart', []), verbose);
   const file = form.file;
-  const result = await ctx.work(() => ctx.engine.extract(file.bytes, {
+  const result = await ctx.work((timeoutMs) => ctx.engine.extract(file.bytes, {
     ...options,
+    ...(timeoutMs ? { timeoutMs } : {}),
     ...(file.contentType ? { contentType: file.contentType } : {}),
     ...(file.filename ? { filename: file.filename } : {}),
   }));
@@ -88,8 +92,9 @@ async function extractFromUrl(ctx: RouteContext, verbose: boolean): Promise<void
   const url = requiredString(body, 'url');
   const options = checkedOptions(optionsFrom(body, 'json', ['url', 'headers']), verbose);
   const fetched = await fetchUrl(url, { ...ctx.fetchOptions, headers: body.headers as Record<string, string>, signal: ctx.signal });
-  const result = await ctx.work(() => ctx.engine.extract(fetched.bytes, {
+  const result = await ctx.work((timeoutMs) => ctx.engine.extract(fetched.bytes, {
     ...options,
+    ...(timeoutMs ? { timeoutMs } : {}),
     ...(fetched.contentType ? { contentType: fetched.contentType.slice(0, 200) } : {}),
     ...(fetched.filename ? { filename: fetched.filename } : {}),
   }));
@@ -103,7 +108,7 @@ async function extractFromEncoded(ctx: RouteContext, verbose: boolean): Promise<
   const filename = optionalString(body, 'filename');
   const contentType = optionalString(body, 'contentType', 200);
   const options = checkedOptions(optionsFrom(body, 'json', ['image', 'filename', 'contentType']), verbose);
-  const result = await ctx.work(() => ctx.engine.extract({ image, ...(filename ? { filename } : {}), ...(contentType ? { contentType } : {}) }, options));
+  const result = await ctx.work((timeoutMs) => ctx.engine.extract({ image, ...(filename ? { filename } : {}), ...(contentType ? { contentType } : {}) }, { ...options, ...(timeoutMs ? { timeoutMs } : {}) }));
   sendJson(ctx.res, 200, result);
 }
 
@@ -202,7 +207,7 @@ async function validateInline(ctx: RouteContext, kind: 'file' | 'url'): Promise<
   };
   const received = kind === 'file' ? await receiveFile(ctx) : await receiveUrl(ctx, (body) => prepare(body, 'json'));
   if (kind === 'file') prepare(received.params, 'multipart');
-  const result = await ctx.work(() => ctx.engine.validate(received.bytes, rules!, { ...options, ...hints(received) }));
+  const result = await ctx.work((timeoutMs) => ctx.engine.validate(received.bytes, rules!, { ...options, ...hints(received), ...(timeoutMs ? { timeoutMs } : {}) }));
   sendJson(ctx.res, 200, result);
 }
 
@@ -217,7 +222,7 @@ async function validateCampaign(ctx: RouteContext, kind: 'file' | 'url'): Promis
   };
   const received = kind === 'file' ? await receiveFile(ctx) : await receiveUrl(ctx, (body) => prepare(body, 'json'));
   if (kind === 'file') await prepare(received.params, 'multipart');
-  const result = await ctx.work(() => ctx.engine.campaigns.validate(campaignId, received.bytes, { ...options, ...hints(received) }));
+  const result = await ctx.work((timeoutMs) => ctx.engine.campaigns.validate(campaignId, received.bytes, { ...options, ...hints(received), ...(timeoutMs ? { timeoutMs } : {}) }));
   sendJson(ctx.res, 200, result);
 }
 

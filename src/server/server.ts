@@ -18,7 +18,7 @@ import type { FetchUrlOptions } from '../input/url.js';
 import { ReceiptKitError } from '../errors.js';
 import { accountsOf, defaultConcurrency, hashKey, parseServerConfig } from './config.js';
 import type { Account, ServerConfig, ServerConfigInput } from './config.js';
-import { HttpError, badKey, drain, errorBody, errorReply, noKey, sendJson } from './http.js';
+import { HttpError, badKey, errorBody, errorReply, linger, noKey, sendJson } from './http.js';
 import { RateLimiter, WorkQueue } from './limits.js';
 import { apiRoutes, matcher } from './routes.js';
 import type { Route, RouteContext } from './routes.js';
@@ -26,6 +26,12 @@ import { openApiDocument } from './openapi.js';
 import { uiPage } from './ui.js';
 
 export type LogLine = Record<string, unknown>;
+
+interface RequestState {
+  account?: string;
+  /** Why the request was cut off as too slow (408). */
+  timedOut?: string;
+}
 export type Logger = (line: LogLine) => void;
 
 export interface ServerOptions {
@@ -110,16 +116,48 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
   let closed: Promise<void> | undefined;
   let url = '';
   const active = new Set<ServerResponse>();
+  const perAddress = new Map<string, number>();
+  const refused = new WeakSet<object>();
   const idleWaiters: Array<() => void> = [];
 
   const overloaded = () => new HttpError(503, `the server is busy (${queue.active} running, ${queue.queued} waiting); try again later`, { 'retry-after': String(queue.retryAfterSeconds()) });
 
-  async function handle(req: IncomingMessage, res: ServerResponse, state: { account?: string }): Promise<void> {
+  const corsAny = config.cors.origins.includes('*');
+  const corsOrigins = new Set(config.cors.origins.map((o) => o.toLowerCase()));
+  /** The CORS headers for a request from `origin` to an API path, or undefined when it is not allowed. */
+  const corsFor = (origin: string | undefined): Record<string, string> | undefined => {
+    if (!origin || (!corsAny && !corsOrigins.has(origin.toLowerCase()))) return undefined;
+    return {
+      'access-control-allow-origin': corsAny ? '*' : origin,
+      'access-control-expose-headers': 'retry-after, x-request-id',
+      ...(corsAny ? {} : { vary: 'Origin' }),
+    };
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const pathname = (req.url ?? '/').split('?')[0]!;
     const method = req.method ?? 'GET';
     if (closing) {
       res.setHeader('connection', 'close');
       throw new HttpError(503, 'the server is shutting down', { 'retry-after': '5' });
+    }
+    if (pathname.startsWith('/api/') || pathname === '/healthz') {
+      const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+      const cors = corsFor(origin);
+      if (method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
+        // a preflight carries no API key: answered before the key check
+        if (!cors) throw new HttpError(403, `the origin ${origin.slice(0, 200)} is not allowed (server config cors.origins)`);
+        res.writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+          'access-control-allow-headers': 'apikey, content-type',
+          'access-control-max-age': String(config.cors.maxAgeSeconds),
+          'content-length': '0',
+        });
+        res.end();
+        return;
+      }
+      if (cors) for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
     if (!pathname.startsWith('/api/')) {
       if (method !== 'GET' && method !== 'HEAD') throw new HttpError(pathname === '/' || pathname === '/healthz' || pathname === '/openapi.json' ? 405 : 404, `no route ${method} ${pathname}`);
@@ -164,7 +202,8 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
       req, res, account, params: found.params, engine: engines.get(account.id)!, config, fetchOptions,
       signal: controller.signal,
       work: async (task) => {
-        const done = await queue.run(task);
+        // the request's time limit runs from here: the wait in the queue counts against it
+        const done = await queue.run(task, performance.now() + config.requestTimeoutMs);
         if (!done) throw overloaded();
         return done.value;
       },
@@ -172,11 +211,20 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
     await found.route.handle(ctx);
   }
 
-  const server = http.createServer({ requestTimeout: Math.max(config.requestTimeoutMs + 30_000, 60_000), headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const server = http.createServer({
+    // node:http's own limit for a whole request, a backstop behind the body watch below
+    requestTimeout: config.headersTimeoutMs + config.bodyTimeoutMs + 1_000,
+    headersTimeout: config.headersTimeoutMs,
+    // node checks the headers timeout on this period: up to 30 s late by default
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    keepAliveTimeout: 5_000,
+  }, (req, res) => {
     const t0 = performance.now();
     const id = randomUUID();
-    const state: { account?: string } = {};
+    if (refused.has(req.socket)) { req.socket.destroy(); return; }
+    const state: RequestState = {};
     active.add(res);
+    watchBody(req, res, state);
     for (const [k, v] of Object.entries(PUBLIC_HEADERS)) res.setHeader(k, v);
     res.setHeader('x-request-id', id);
     if (closing) res.setHeader('connection', 'close');
@@ -187,25 +235,90 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
         method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode,
         ms: Math.round(performance.now() - t0), account: state.account ?? null,
         ...(res.writableFinished ? {} : { aborted: true }),
+        ...(state.timedOut ? { timedOut: state.timedOut } : {}),
       });
       if (active.size === 0) for (const w of idleWaiters.splice(0)) w();
     });
     handle(req, res, state).catch((e: unknown) => {
       const reply = errorReply(e, () => queue.retryAfterSeconds());
-      if (reply.internal) {
+      // the client went away (or was cut off as too slow): what failed then is not the server's fault
+      const gone = !!state.timedOut || req.destroyed || res.destroyed || (req.socket?.destroyed ?? true);
+      if (reply.internal && !gone) {
         const err = reply.internal as Error;
         log({ time: new Date().toISOString(), level: 'error', msg: 'internal error', id, error: String(err?.message ?? err), code: (err as ReceiptKitError)?.code });
       }
-      if (res.headersSent) { res.destroy(); return; }
-      // a body we did not read: drop it (bounded) and do not reuse the connection
-      if (!req.readableEnded) { reply.headers.connection = 'close'; drain(req, config.limits.maxFileBytes); }
+      if (res.headersSent || res.destroyed) { res.destroy(); return; }
+      // a body we did not read: drop it (bounded in bytes and time) and do not reuse the connection
+      if (!req.readableEnded) {
+        reply.headers.connection = 'close';
+        if (config.lingerMs > 0) linger(req, config.limits.maxFileBytes + 1024 * 1024, config.lingerMs);
+        else req.resume();
+      }
       sendJson(res, reply.status, reply.body, reply.headers);
     });
   });
-  server.on('clientError', (err, socket) => {
+
+  /**
+   * Slow bodies: 408 when no body byte came for bodyIdleTimeoutMs, when the body has been arriving for
+   * that long below minBodyBytesPerSecond on average, or when it takes longer than bodyTimeoutMs.
+   * Progress is the socket's byte count, so the watch does not consume the body itself.
+   */
+  function watchBody(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return;
+    const socket = req.socket;
+    const started = performance.now();
+    const startBytes = socket.bytesRead;
+    let lastBytes = startBytes;
+    let lastProgress = started;
+    const idle = config.bodyIdleTimeoutMs;
+    const tick = setInterval(() => {
+      if (req.complete || res.writableEnded || socket.destroyed) { clearInterval(tick); return; }
+      const t = performance.now();
+      const bytes = socket.bytesRead;
+      if (bytes !== lastBytes) { lastBytes = bytes; lastProgress = t; }
+      const elapsed = t - started;
+      const rate = ((bytes - startBytes) * 1000) / Math.max(1, elapsed);
+      let why: string | undefined;
+      if (t - lastProgress > idle) why = `no part of the request body arrived for ${idle} ms`;
+      else if (elapsed > config.bodyTimeoutMs) why = `the request body took longer than ${config.bodyTimeoutMs} ms`;
+      else if (elapsed > idle && rate < config.minBodyBytesPerSecond) why = `the request body is arriving at ${Math.round(rate)} bytes/s, under ${config.minBodyBytesPerSecond} bytes/s`;
+      if (!why) return;
+      clearInterval(tick);
+      state.timedOut = why;
+      if (!res.headersSent) sendJson(res, 408, errorBody(408, why), { connection: 'close' });
+      else socket.destroy();
+    }, Math.max(25, Math.min(1_000, Math.floor(idle / 4))));
+    tick.unref();
+    res.once('close', () => clearInterval(tick));
+  }
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) { socket.destroy(); return; }
-    const body = JSON.stringify(errorBody(400, 'malformed HTTP request'));
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const [status, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, `the request did not arrive in time (headers within ${config.headersTimeoutMs} ms)`]
+      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the request headers are too large'] : [400, 'malformed HTTP request'];
+    const body = JSON.stringify(errorBody(status, message));
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+
+  // Connections per client address: past the cap a new one gets a 503 and is closed.
+  server.on('connection', (socket) => {
+    const address = socket.remoteAddress ?? '?';
+    const n = (perAddress.get(address) ?? 0) + 1;
+    if (n > config.maxConnectionsPerAddress) {
+      const body = JSON.stringify(errorBody(503, `too many connections from this address (limit ${config.maxConnectionsPerAddress})`));
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
+      refused.add(socket);
+      setTimeout(() => socket.destroy(), 1_000).unref();
+      return;
+    }
+    perAddress.set(address, n);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
   });
 
   return {

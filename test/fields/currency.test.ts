@@ -1,0 +1,53 @@
+/**
+ * One currency per document unless it prints two (issue 15): a MYR receipt's total must not come back
+ * GBP because one marker was misread; and the line-item check says "matches" only when the numbers agree.
+ */
+import { describe, it, expect } from 'vitest';
+import { documentFromText } from '../../src/document/geometry.js';
+import { extractFields } from '../../src/fields/index.js';
+import { buildVerbose } from '../../src/response/build.js';
+import { item } from '../helpers/extraction.js';
+import type { FieldResults } from '../../src/fields/types.js';
+
+const NOW = new Date('2024-06-01T00:00:00Z');
+
+describe('document currency', () => {
+  it('a single stray marker on the total does not change the currency of a MYR receipt', () => {
+    const d = documentFromText([
+      'KEDAI MAKAN SERI MURNI SDN BHD', 'NO 12 JALAN MAWAR 43300 SERI KEMBANGAN SELANGOR MALAYSIA', '12/03/2024',
+      'NASI LEMAK RM 8.50', 'TEH TARIK RM 5.60', 'SST 6% RM 0.85', 'TOTAL GBP 15.00', 'CASH RM 20.00', 'CHANGE RM 5.00',
+    ].join('\n'));
+    const f = extractFields(d, { now: NOW });
+    expect(f.totalAmount?.value).toBe(15);
+    expect(f.totalAmount?.currencyCode).toBe('MYR');
+    expect(f.taxAmount?.currencyCode ?? 'MYR').toBe('MYR');
+    expect(f.currencyCode?.value).toBe('MYR');
+  });
+
+  it('a document that prints two currencies keeps both', () => {
+    const d = documentFromText([
+      'DUTY FREE SHOP LTD', 'LONDON UNITED KINGDOM', '12/03/2024',
+      'SUBTOTAL GBP 15.00', 'TOTAL GBP 15.00', 'TOTAL EUR 17.40', 'PAID EUR 17.40', 'RATE EUR 1.16',
+    ].join('\n'));
+    const f = extractFields(d, { now: NOW });
+    // each amount keeps the code printed on its own line (both codes are printed on two lines or more)
+    for (const a of [f.totalAmount, f.paidAmount, f.subtotalAmount]) if (a) expect(a.text).toContain(a.currencyCode!);
+    expect(new Set([f.totalAmount, f.paidAmount, f.subtotalAmount].map((a) => a?.currencyCode)).size).toBeGreaterThan(1);
+  });
+});
+
+describe('lineItemsCheck', () => {
+  const fields = (check: FieldResults['itemsCheck'], items = [item('A', 1, 10, 10), item('B', 1, 8.15, 8.15)]): FieldResults =>
+    ({ amounts: [], lineAmounts: [], numbers: [], warnings: [], lineItems: items, ...(check ? { itemsCheck: check } : {}) });
+  const verbose = (f: FieldResults) => buildVerbose(documentFromText('A 10.00\nB 8.15\nTOTAL 15.00'), f, { targetRotation: 0, pages: 1, elapsed: 1, warnings: [] });
+
+  it('matches is false when the items (18.15) do not add up to the expected total (15)', () => {
+    const r = verbose(fields({ itemsSum: 15, against: 'total', expected: 15, matches: true }));
+    expect(r.entities.lineItemsCheck).toEqual({ itemsSum: 18.15, against: 'total', expected: 15, matches: false });
+  });
+
+  it('matches stays true when they do add up', () => {
+    const r = verbose(fields({ itemsSum: 18.15, against: 'total', expected: 18.15, matches: true }));
+    expect(r.entities.lineItemsCheck).toEqual({ itemsSum: 18.15, against: 'total', expected: 18.15, matches: true });
+  });
+});
