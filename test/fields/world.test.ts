@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { inferLocale } from '../../src/locale/index.js';
+import { documentFromText } from '../../src/document/geometry.js';
+import type { FieldContext } from '../../src/fields/types.js';
+
+const ctx = (extra: Partial<FieldContext> = {}): FieldContext => ({ extractTime: false, now: new Date('2024-06-01T00:00:00Z'), ...extra });
+const fields = (lines: string[], extra: Partial<FieldContext> = {}) => extractFields(documentFromText(lines.join('\n')), ctx(extra));
+const locale = (lines: string[]) => inferLocale(documentFromText(lines.join('\n')));
+
+describe('locale from weighed evidence', () => {
+  it('a US state and ZIP with dollar amounts is the US, month-first', () => {
+    const l = locale(['JOE\'S DINER', '12 Main St', 'Springfield, IL 62701', 'Burger $8.99', 'TOTAL $8.99']);
+    expect(l.countryCode).toBe('US');
+    expect(l.dayFirst).toBe(false);
+  });
+  it('a UK postcode with pounds is GB, day-first', () => {
+    const l = locale(['THE CROWN', '1 High Street', 'London SW1A 1AA', 'Ale £4.50', 'TOTAL £4.50', 'VAT 0.75']);
+    expect(l.countryCode).toBe('GB');
+    expect(l.dayFirst).toBe(true);
+  });
+  it('a German PLZ and city with MwSt is DE', () => {
+    const l = locale(['Bäckerei Schmidt', 'Hauptstraße 5', '33100 Paderborn', 'Brot 2,49 A', 'SUMME EUR 2,49', 'MwSt 7 % 0,16']);
+    expect(l.countryCode).toBe('DE');
+    expect(l.decimalComma).toBe(true);
+  });
+});
+
+describe('dates follow the country', () => {
+  it('reads 3/7/2018 as 7 March on a US receipt', () => {
+    const r = fields(['JOE\'S DINER', '12 Main St', 'Springfield, IL 62701', '(217) 555-0100', '3/7/2018 12:31 PM', 'Burger 8.99', 'TOTAL $8.99']);
+    expect(r.date?.value.slice(0, 10)).toBe('2018-03-07');
+  });
+  it('reads 05/07/2016 as 7 May on a US receipt with a sales tax line', () => {
+    const r = fields(['CORNER MARKET', 'Austin, TX 78701', 'Date 05/07/2016', 'Milk 3.49', 'Sales Tax 0.29', 'Total $3.78']);
+    expect(r.date?.value.slice(0, 10)).toBe('2016-05-07');
+  });
+  it('reads 05/07/2016 as 5 July on a UK receipt', () => {
+    const r = fields(['THE CROWN', 'London SW1A 1AA', 'Date 05/07/2016', 'Ale £4.50', 'TOTAL £4.50']);
+    expect(r.date?.value.slice(0, 10)).toBe('2016-07-05');
+  });
+  it('keeps an ambiguous date below 0.9 when nothing shows the country', () => {
+    const r = fields(['CORNER SHOP', 'Date: 05/07/2016 10:22', 'Milk 3.49', 'TOTAL 3.49']);
+    expect(r.date).toBeDefined();
+    expect(r.date!.confidence).toBeLessThan(0.9);
+  });
+  it('reads a two-digit year month-first when only that order is valid: 07-24-11 is 2011-07-24', () => {
+    const r = fields(['GAS STATION', 'Reno, NV 89501', '07-24-11 14:02', 'UNLEADED $40.00', 'TOTAL $40.00']);
+    expect(r.date?.value.slice(0, 10)).toBe('2011-07-24');
+  });
+});
+
+describe('payment lines', () => {
+  const base = ['SWEETGREEN', '1164 Broadway', 'New York, NY 10001', 'Guacamole Greens 11.95', 'Subtotal 11.95', 'Tax 1.06'];
+  it('takes the last 4 of a masked card number with a label', () => {
+    const r = fields([...base, 'Total $13.01', 'Card#: ************4497', 'VISA $13.01']);
+    expect(r.cardLast4?.value).toBe('4497');
+  });
+  it('takes the last 4 when the mask is read as other marks or spaced', () => {
+    expect(fields([...base, 'Total $13.01', 'Acct: XXXX XXXX XXXX 1234']).cardLast4?.value).toBe('1234');
+    expect(fields([...base, 'Total $13.01', 'MASTERCARD ************ 5678']).cardLast4?.value).toBe('5678');
+  });
+  it('does not take digits without a mask', () => {
+    expect(fields([...base, 'Total $13.01', 'Order 1234']).cardLast4).toBeUndefined();
+  });
+  it('reads a tip line into tipAmount', () => {
+    const r = fields([...base, 'Amount 13.01', 'Tip: 2.00', 'Total $15.01']);
+    expect(r.tipAmount?.value).toBe(2);
+    expect(r.totalAmount?.value).toBe(15.01);
+  });
+});
