@@ -162,7 +162,8 @@ function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ b
     if (m && m.of - m.words <= 1 && brandInCountry(m.brand, country) && !streetLine(line.text, locale) && !NEVER_NAME.test(fold(line.text))) out.push({ brand: m.brand, line, how: 'line' });
   }
   for (const line of lines.slice(0, 3)) {
-    if (line.text.trim().split(/\s+/).length > 2) continue;
+    // one word read with some confidence: a logo's letters, not noise
+    if (line.words.length !== 1 || !/^\p{Lu}{3,}$/u.test(line.words[0]!.text)) continue;
     const m = nearBrand(line.text, country);
     if (m) out.push({ brand: m.brand, line, how: 'near' });
   }
@@ -270,7 +271,8 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     if (NOT_NAME.test(u) && !suffix) { score -= 3; terms.push({ name: 'not-a-name', weight: -1.5 }); }
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
-    if (NEVER_NAME.test(u) && !labelled) { score -= 4; terms.push({ name: 'never-a-name', weight: -2.5 }); }
+    // opening hours, taglines, cashier and card lines, street lines: never the name
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value))) return;
     const brand = brandAtStart(value);
     const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
     // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name

