@@ -7,6 +7,7 @@
 import type { Document } from '../document/types.js';
 import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
+import { LANGUAGES } from './languages/index.js';
 
 export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
 export type { NumberConventions, ParsedNumber } from './numbers.js';
@@ -67,17 +68,8 @@ const CUES: Cue[] = [
   { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4 },
 ];
 
-/** Words that show the keyword language (not the country). */
-const LANGUAGE_CUES: Array<[string, RegExp]> = [
-  ['id', /\b(TUNAI|KEMBALI|KEMBALIAN|BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|PELANGGAN|TANGGAL)\b/gi],
-  ['ms', /\b(JUMLAH|TARIKH|TERIMA KASIH|BARANG|BAKI|CUKAI)\b/gi],
-  ['fr', /\b(FACTURE|MONTANT|TOTAL TTC|DATE DE|MERCI|ÉCHÉANCE|ECHEANCE|PAIEMENT)\b/gi],
-  ['de', /\b(RECHNUNG|SUMME|BETRAG|DATUM|ZAHLUNG|GESAMT|MWST)\b/gi],
-  ['nl', /\b(FACTUUR|TOTAAL|BEDRAG|DATUM|BETALING|BTW)\b/gi],
-  ['es', /\b(FACTURA|IMPORTE|FECHA|TOTAL A PAGAR)\b/gi],
-  ['it', /\b(FATTURA|TOTALE|IMPORTO)\b/gi],
-  ['en', /\b(TOTAL|CHANGE|CASH|THANK YOU|RECEIPT|INVOICE|AMOUNT|DATE)\b/gi],
-];
+/** Words that show the keyword language (not the country), from the language folders. */
+const LANGUAGE_CUES: Array<[string, RegExp]> = LANGUAGES.filter((l) => l.cues.length).map((l) => [l.code, new RegExp(String.raw`\b(${l.cues.join('|')})\b`, 'gi')]);
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
 const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);

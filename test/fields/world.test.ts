@@ -98,3 +98,25 @@ describe('merchant from brands and company lines', () => {
     expect(v).not.toMatch(/ÖFFNUNGS|Warburger|Kassierer|VISA/);
   });
 });
+
+describe('language folders', () => {
+  it('every language folder adds its months, weekdays and tax words to the shared lists', async () => {
+    const { LANGUAGES, TAX_WORDS } = await import('../../src/locale/languages/index.js');
+    const { MONTHS, WEEKDAYS } = await import('../../src/locale/lexicon.js');
+    for (const l of LANGUAGES) {
+      for (const w of Object.keys(l.months)) expect(MONTHS[w], `${l.code} ${w}`).toBeDefined();
+      for (const w of Object.keys(l.weekdays)) expect(WEEKDAYS[w]).toBeDefined();
+      for (const t of l.taxWords) expect(TAX_WORDS).toContain(t);
+      expect(Object.values(l.months).every((n) => n >= 1 && n <= 12)).toBe(true);
+    }
+  });
+  it('reads month-name dates through chrono-node for a language folder that names a chrono locale', async () => {
+    const { chronoDates } = await import('../../src/locale/chrono.js');
+    const now = new Date('2024-06-01T00:00:00Z');
+    expect(chronoDates('Datum: 18. Apr. 2020 14:37', 'de', now).map((d) => [d.y, d.m, d.d, d.form])).toEqual([[2020, 4, 18, 'month-name']]);
+    expect(chronoDates('18 de abril, 2020', 'pt', now).map((d) => [d.y, d.m, d.d])).toEqual([[2020, 4, 18]]);
+    expect(chronoDates('18. Apr. 2020', 'ms', now)).toEqual([]); // no chrono locale in the Malay folder
+    expect(chronoDates('18.04.2020', 'de', now)).toEqual([]); // numeric dates stay the library's own (country order)
+    expect(chronoDates('18 April', 'en', now)).toEqual([]); // no year printed
+  });
+});
