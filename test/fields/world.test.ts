@@ -120,3 +120,10 @@ describe('language folders', () => {
     expect(chronoDates('18 April', 'en', now)).toEqual([]); // no year printed
   });
 });
+
+describe('names that look like never-names', () => {
+  it('keeps a name ending in "!" and a name with a word ending in -ring', () => {
+    expect(fields(['CLOCKED!', 'Springfield, IL 62701', 'Burger 8.99', 'TOTAL $8.99']).merchantName?.value).toBe('CLOCKED!');
+    expect(fields(['ACE CATERING', 'Springfield, IL 62701', 'Lunch 8.99', 'TOTAL $8.99']).merchantName?.value).toBe('ACE CATERING');
+  });
+});
