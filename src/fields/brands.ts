@@ -68,9 +68,10 @@ function brandIndex(): BrandIndex {
   return index;
 }
 
-/** Does the brand trade in the country (or everywhere; a brand of unknown countries anywhere)? */
+/** Does the brand trade in the country (or everywhere)? */
 export function brandInCountry(b: Brand, country: string | undefined): boolean {
-  if (!b.countries.length) return true;
+  // a brand the list places nowhere is often a common word ("Notes"): not a brand line of its own
+  if (!b.countries.length) return false;
   // a country the document does not show: only a brand that trades everywhere
   if (!country) return b.countries.includes('001');
   const c = country.toLowerCase();

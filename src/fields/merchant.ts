@@ -188,7 +188,9 @@ function addBrandCandidates(doc: Document, lines: Line[], locale: Locale, cands:
     const same = cands.filter((c) => c.brand === brand || brandAtStart(c.value)?.brand === brand);
     if (same.length) {
       // the brand seen elsewhere (a footer's company name, a domain) confirms the header's line; its own line does not
-      for (const c of same) {
+      // the brand's legal name among the header's lines is the one the other sightings confirm (not a branch line)
+      const legal = same.filter((c) => c.terms.some((t) => t.name === 'company-suffix'));
+      for (const c of legal.length ? legal : same) {
         const other = [...new Set(sightings.filter((x) => x.line !== c.seg.line && x.how !== 'line' && x.how !== 'near').map((x) => x.how))];
         if (other.length) { c.score += 2; c.terms.push({ name: `brand-seen:${other.join('+')}`, weight: 1.0 }); }
       }

@@ -127,3 +127,10 @@ describe('names that look like never-names', () => {
     expect(fields(['ACE CATERING', 'Springfield, IL 62701', 'Lunch 8.99', 'TOTAL $8.99']).merchantName?.value).toBe('ACE CATERING');
   });
 });
+
+describe('brand evidence keeps the legal name', () => {
+  it('takes no brand line from a brand the list places in no country ("Notes")', () => {
+    const r = fields(['Sammy Maystone', '12 Harbour Road', 'Notes', 'Item 1 5.00', 'Total 5.00']);
+    expect(r.merchantName?.value).toBe('Sammy Maystone');
+  });
+});
