@@ -41,6 +41,19 @@ export interface MoneyFacts {
 const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA|[G6][S5$][T7])\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
 
 /** Roles that a money amount can have when it is not itself the total. */
+/**
+ * Net, tax and gross of a tax-table row whatever order it prints them in: the gross is the sum of the
+ * other two, the net the larger of those. Printed order (net, tax, gross) when no two add up to the third.
+ */
+export function netTaxGross(v: [number, number, number]): [number, number, number | undefined] {
+  const near = (a: number, b: number) => Math.abs(a - b) <= 0.011;
+  for (const g of [2, 0, 1] as const) {
+    const [x, y] = v.filter((_, k) => k !== g) as [number, number];
+    if (near(x + y, v[g])) return [Math.max(x, y), Math.min(x, y), v[g]];
+  }
+  return v;
+}
+
 /** Collects the money facts of a document. */
 export function findMoney(doc: Document, locale: Locale): MoneyFacts {
   const lines = analyseLines(doc, locale);
@@ -80,7 +93,7 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
     for (const j of rows) {
       const money = rowMoney(j);
       const vals = money.map((a) => (a.moneyLike ? a.value : a.alternatives[0]!));
-      const [net, tax, gross] = vals.length >= 3 ? vals.slice(-3) as [number, number, number] : [vals[0]!, vals[1]!, undefined];
+      const [net, tax, gross] = vals.length >= 3 ? netTaxGross(vals.slice(-3) as [number, number, number]) : [vals[0]!, vals[1]!, undefined];
       if (tax > net) continue;
       summaryRows.push({ lineIndex: lines[j]!.line.index, net, tax, ...(gross !== undefined ? { gross } : {}), amounts: money });
       inSummary.add(j);
@@ -95,9 +108,17 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
     const money = f.amounts.filter((a) => a.moneyLike && !a.percent && a.value > 0 && (!rate || a.start > rate.start));
     if (!rate || money.length < 2) continue;
     const [net, tax] = money.slice(-2).map((a) => a.value) as [number, number];
-    if (Math.abs(net * rate.value / 100 - tax) <= Math.max(0.011, tax * 0.01)) {
+    const ok = (n: number, t: number) => Math.abs(n * rate.value / 100 - t) <= Math.max(0.011, t * 0.01);
+    if (ok(net, tax)) {
       summaryRows.push({ lineIndex: f.line.index, net, tax, amounts: money.slice(-2) });
       inSummary.add(j);
+    } else if (money.length >= 3) {
+      // German VAT rows print the three in any order ("A 7% 0,16 2,33 2,49": tax, net, gross)
+      const [n3, t3, g3] = netTaxGross(money.slice(-3).map((a) => a.value) as [number, number, number]);
+      if (g3 !== undefined && ok(n3, t3)) {
+        summaryRows.push({ lineIndex: f.line.index, net: n3, tax: t3, gross: g3, amounts: money.slice(-3) });
+        inSummary.add(j);
+      }
     }
   }
   // under an explicit summary header, a "Total" line with several numbers is the table's total row

@@ -6,9 +6,10 @@
  */
 import type { Box, Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { guessDates, inWindow, parseDates, parseTime, plausibleWindow, validDate, weekdayIn } from '../locale/dates.js';
+import { asPrintedWindow, guessDates, inWindow, parseDates, parseTime, plausibleWindow, validDate, weekdayIn } from '../locale/dates.js';
 import type { ParsedDate, TimeOfDay } from '../locale/dates.js';
 import { repairDigitRuns } from '../locale/numbers.js';
+import { chronoDates } from '../locale/chrono.js';
 import { boxesForSpan, confidenceForSpan, fold } from './text.js';
 
 export type DateKind = 'transaction' | 'order' | 'due' | 'other' | 'none';
@@ -86,11 +87,17 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
   }
   // dates an OCR slip hid (a digit misread into an impossible or implausible date, a lost separator)
   const window = plausibleWindow(now);
+  const printedWindow = asPrintedWindow(window);
   const overlap = (a: ParsedDate, b: ParsedDate) => a.start < b.end && b.start < a.end;
   for (const p of perLine) {
-    const guesses = guessDates(p.text, dayFirst, window).filter((g) => !p.dates.some((d) => overlap(d, g) && inWindow(d, window)));
+    const guesses = guessDates(p.text, dayFirst, window).filter((g) => !p.dates.some((d) => overlap(d, g) && inWindow(d, printedWindow)));
     // an implausible reading (a future or very old year) gives way to the guesses made from it
     if (guesses.length) p.dates = [...p.dates.filter((d) => !guesses.some((g) => overlap(d, g))), ...guesses];
+  }
+
+  // no date in the library's own patterns: month names in the document's language through chrono-node
+  if (!perLine.some((p) => p.dates.length) && locale.language) {
+    for (const p of perLine) p.dates = chronoDates(p.text, locale.language, now);
   }
 
   perLine.forEach((p, li) => {

@@ -9,6 +9,8 @@ import type { Locale } from '../locale/index.js';
 import { COMPANY_SUFFIX_PATTERN } from '../locale/lexicon.js';
 import { findAddress, looksLikeAddress } from './address.js';
 import type { AddressFields } from './address.js';
+import { brandAtStart, brandInCountry, brandOfDomain, nearBrand } from './brands.js';
+import type { Brand } from './brands.js';
 import { fold, segmentsOf } from './text.js';
 import type { Segment } from './text.js';
 import type { Located } from './types.js';
@@ -42,6 +44,16 @@ const SECTION_START = /\b(?:DETAILS|INFORMATION|HOTEL|MERCHANT|SELLER|VENDOR|SUP
 /** Labels that introduce the merchant. */
 const MERCHANT_LABEL = /(?:^|[\s–-])(?:SOLD\s*BY|SELLER|VENDOR|SUPPLIER|ISSUED\s*BY|MERCHANT|FROM|DIMILIKI(?:\s*OLEH)?|OPERATED\s*BY|TITULAIRE\s*DU\s*COMPTE|ACCOUNT\s*NAME|PAYABLE\s*TO|BENEFICIARY|VERKAUFER|VERKOPER|LIEFERANT|FOURNISSEUR)\s*[:]\s*/i;
 const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|UNIT|SUITE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|HIGHWAY|HWY|PLAZA|SQUARE|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|SEKSYEN|SECTION|PO\s*BOX|CEDEX)\b/;
+
+/**
+ * Lines that never name the merchant, whatever else they show: opening hours, taglines that address the
+ * customer ("UNSERE ÖFFNUNGSZEITEN", "Mein Drogeriemarkt", "Es gibt immer was zu tun"), the cashier or
+ * server, payment and card lines ("VISA DEBIT", "Kartenzahlung"). Patterns run on folded text.
+ */
+const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+/** Street lines: street words (with their OCR forms: StraBe, Strafle), or a word and a house number. */
+const STREET_LINE = /STRA(?:SS|ß|B|F|FL|FI|8)E\b|\bSTR\.|\b\p{L}+(?:STR|WEG|ALLEE|PLATZ|GASSE)\b|\b(?:STRASSE|WEG|ALLEE|PLATZ|GASSE)\b/iu;
+const WORD_AND_HOUSE_NUMBER = /^[\p{L}][\p{L}\s.'-]{3,}\s\d{1,4}\s?[a-z]?$/iu;
 
 export interface MerchantFields extends AddressFields {
   /** Evidence of the name and address choices (for debugging and the bench). */
@@ -114,7 +126,7 @@ export function cleanName(raw: string): string {
   return s.replace(/\s{2,}/g, ' ').trim();
 }
 
-interface NameCandidate { seg: Segment; lineOrder: number; value: string; score: number; terms: EvidenceTerm[] }
+interface NameCandidate { seg: Segment; lineOrder: number; value: string; score: number; terms: EvidenceTerm[]; brand?: Brand; fromBrand?: boolean }
 
 /** Website and e-mail domains printed in the document (their distinctive label, e.g. `azureinterior`). */
 function domainsOf(doc: Document): string[] {
@@ -129,6 +141,92 @@ function domainsOf(doc: Document): string[] {
     }
   }
   return [...out].filter((d) => d.length >= 3 && !GENERIC_DOMAINS.has(d));
+}
+
+/** A street line: a street word, or (where addresses print the number after the street) a word and a house number. */
+function streetLine(value: string, locale: Locale): boolean {
+  if (STREET_LINE.test(value)) return true;
+  return NUMBER_AFTER_STREET.has(locale.countryCode ?? '') && WORD_AND_HOUSE_NUMBER.test(value.trim());
+}
+/** Countries whose addresses print the house number after the street name ("Pohlweg 110"). */
+const NUMBER_AFTER_STREET = new Set(['DE', 'AT', 'CH', 'NL', 'BE', 'DK', 'SE', 'NO', 'FI', 'PL', 'CZ', 'IT', 'ES', 'PT', 'LU']);
+
+/**
+ * Brand evidence outside the header lines: a website or e-mail domain that spells a brand
+ * ("rossmann.de", "www.roller.de"), a company name anywhere on the page that starts with one
+ * ("Aldi GmbH & Co. KG, Schloß Holte" in the footer), a logo read one letter off a brand of the
+ * country ("LDL" for LIDL) in the first lines. Each gives the brand's own spelling.
+ */
+function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' }> {
+  const out: Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' }> = [];
+  const country = locale.countryCode;
+  for (const line of doc.lines) {
+    // OCR spaces inside a web address ("www. mark tkauf-lehr. de")
+    const text = line.text.replace(/\bwww\b.*$/i, (m) => m.replace(/\s+/g, '')).replace(/\s+(?=[.-])|(?<=[.-])\s+/g, '');
+    const w = /\b(?:www\.?\s?|https?:\/\/)?([a-z0-9][a-z0-9-]{2,})\.(?:[a-z]{2,3})(?:\/|\b)/i.exec(text);
+    if (w && (/www|https?:/i.test(w[0]) || /\.(?:de|com|co|uk|fr|nl|at|ch|es|it|be|us)\b/i.test(w[0]))) {
+      const b = brandOfDomain(w[1]!.toLowerCase());
+      if (b && brandInCountry(b, country)) out.push({ brand: b, line, how: 'domain' });
+    }
+    const u = fold(line.text);
+    const form = COMPANY_SUFFIX.exec(` ${u} `);
+    if (form && form.index > 1) {
+      const before = line.text.slice(0, Math.max(0, form.index - 1));
+      const m = brandAtStart(before.replace(/^[^\p{L}\d]+/u, ''));
+      // a company name is evidence enough without the brand's countries ("Aldi GmbH" trades as Aldi Süd at home)
+      if (m && m.of - m.words <= 2) out.push({ brand: m.brand, line, how: 'company' });
+    }
+  }
+  // a line that is a brand (and at most one more word, a branch) below the header's first lines (a logo's noise above it)
+  for (const line of lines.slice(0, 30)) {
+    const m = brandAtStart(line.text.replace(/^[^\p{L}\d]+/u, ''));
+    if (m && m.of - m.words <= 1 && brandInCountry(m.brand, country) && !streetLine(line.text, locale) && !NEVER_NAME.test(fold(line.text))) out.push({ brand: m.brand, line, how: 'line' });
+  }
+  for (const line of lines.slice(0, 3)) {
+    // one word read with some confidence: a logo's letters, not noise
+    if (line.words.length !== 1 || !/^\p{Lu}{3,}$/u.test(line.words[0]!.text)) continue;
+    const m = nearBrand(line.text, country);
+    if (m) out.push({ brand: m.brand, line, how: 'near' });
+  }
+  return out;
+}
+
+/**
+ * Brands seen outside the header lines confirm a header candidate of the same brand, or become a
+ * candidate of their own (the brand's spelling): a company name with the brand is strong, a domain
+ * less (a domain may advertise a product), a near match of a logo weak (never trusted unchecked alone).
+ */
+function addBrandCandidates(doc: Document, lines: Line[], locale: Locale, cands: NameCandidate[], ignore: string): void {
+  const seen = new Map<Brand, { how: Set<string>; line: Line; sightings: Array<{ how: string; line: Line }> }>();
+  for (const s of brandSightings(doc, lines, locale)) {
+    const e = seen.get(s.brand) ?? { how: new Set<string>(), line: s.line, sightings: [] };
+    e.how.add(s.how);
+    e.sightings.push(s);
+    seen.set(s.brand, e);
+  }
+  for (const [brand, { how, line, sightings }] of seen) {
+    if (ignore && (squash(brand.name).includes(ignore) || ignore.includes(squash(brand.name)))) continue;
+    const same = cands.filter((c) => c.brand === brand || brandAtStart(c.value)?.brand === brand);
+    if (same.length) {
+      // the brand seen elsewhere (a footer's company name, a domain) confirms the header's line; its own line does not
+      // the brand's legal name among the header's lines is the one the other sightings confirm (not a branch line)
+      const legal = same.filter((c) => c.terms.some((t) => t.name === 'company-suffix'));
+      for (const c of legal.length ? legal : same) {
+        const other = [...new Set(sightings.filter((x) => x.line !== c.seg.line && x.how !== 'line' && x.how !== 'near').map((x) => x.how))];
+        if (other.length) { c.score += 2; c.terms.push({ name: `brand-seen:${other.join('+')}`, weight: 1.0 }); }
+      }
+      continue;
+    }
+    let score = 0;
+    const terms: EvidenceTerm[] = [];
+    if (how.has('company')) { score += 4; terms.push({ name: 'company-brand', weight: 1.4 }); }
+    if (how.has('domain')) { score += 3; terms.push({ name: 'domain-brand', weight: 0.9 }); }
+    if (how.has('line')) { score += 2.5; terms.push({ name: 'brand-line', weight: 0.6 }); }
+    if (how.has('near')) { score += 2.5; terms.push({ name: 'logo-near-brand', weight: 0.2 }); }
+    if (how.size >= 2) terms.push({ name: 'brand-agrees', weight: 0.8 });
+    const seg: Segment = { line, text: line.text, words: line.words, box: line.box };
+    cands.push({ seg, lineOrder: 99, value: brand.name, score, terms, brand, fromBrand: true });
+  }
 }
 
 /** Finds the merchant fields. */
@@ -194,8 +292,14 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     if (labelled) { score += 4; terms.push({ name: 'merchant-label', weight: 1.0 }); }
     if (customer.has(seg) && !labelled) { score -= 5; terms.push({ name: 'customer-block', weight: -2 }); }
     if (NOT_NAME.test(u) && !suffix) { score -= 3; terms.push({ name: 'not-a-name', weight: -1.5 }); }
-    const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u);
+    const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
+    // opening hours, taglines, cashier and card lines, street lines: never the name
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value))) return;
+    const brand = brandAtStart(value);
+    const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
+    // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name
+    if (brandLine) { score += inHeader ? 2 : 1; terms.push({ name: 'brand', weight: 1.0 }); }
     if (/^\(.*\)$/.test(value)) score -= 2;
     if (inHeader) {
       score += 1.5 - 0.3 * order;
@@ -235,7 +339,7 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
       const again = allSquashed.filter((t, k) => k !== seg.line.index && t.includes(sq)).length;
       if (again) { score += Math.min(2, again); terms.push({ name: `repeated:${again + 1}`, weight: 0.8 }); }
     }
-    cands.push({ seg, lineOrder: order, value: named, score, terms });
+    cands.push({ seg, lineOrder: order, value: named, score, terms, ...(brandLine ? { brand: brand!.brand } : {}) });
   };
   let order = 0;
   for (let i = 0; i < headerLines; i++) {
@@ -249,16 +353,17 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
       if (MERCHANT_LABEL.test(seg.text) || (SUFFIX_AT_END.test(fold(cleanName(seg.text))) && !customer.has(seg) && !NOT_NAME.test(u))) consider(seg, 99, false);
     }
   }
+  addBrandCandidates(doc, lines, locale, cands, ignore);
   cands.sort((a, b) => b.score - a.score);
   const best = cands[0];
   let nameLine: Line | undefined;
   if (best && best.score > -3) {
     let value = best.value;
     const boxes = [best.seg.box];
-    const li = lines.indexOf(best.seg.line);
+    const li = best.fromBrand ? -9 : lines.indexOf(best.seg.line);
     // a name split over two lines: "AIK HUAT HARDWARE ENTERPRISE" / "(SETIA ALAM) SDN BHD"
     const next = segs[li + 1]?.[0];
-    if (next && !hasSuffix(fold(value))) {
+    if (next && !hasSuffix(fold(value)) && !best.brand) {
       const nv = cleanName(next.text);
       if (nv && hasSuffix(fold(nv)) && nv.split(/\s+/).length <= 5 && !ADDRESS_HINT.test(fold(nv)) && !NOT_NAME.test(fold(nv))) { value = `${value} ${nv}`; boxes.push(next.box); }
     }
@@ -267,7 +372,7 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
       const pv = cleanName(prev.text);
       if (pv && !NOT_NAME.test(fold(pv)) && !ADDRESS_HINT.test(fold(pv))) { value = `${pv} ${value}`; boxes.unshift(prev.box); }
     }
-    const rival = cands.find((c) => c !== best && squash(c.value) !== squash(best.value));
+    const rival = cands.find((c) => c !== best && squash(c.value) !== squash(best.value) && !(best.brand && c.brand === best.brand));
     const terms = [...best.terms];
     const margin = rival ? best.score - rival.score : 5;
     if (margin < 1) terms.push({ name: 'close-rival', weight: -2.0 });
@@ -277,10 +382,10 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
       terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1);
     out.merchantName = { ...loc(best.seg.line, value, conf), boxes };
     out.evidence = { merchantName: [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`)] };
-    nameLine = best.seg.line;
+    if (!best.fromBrand) nameLine = best.seg.line;
   }
 
-  Object.assign(out, findAddress(doc, locale, { nameLine, nameBox: best?.seg.box, customer, gap }));
+  Object.assign(out, findAddress(doc, locale, { nameLine, nameBox: nameLine ? best?.seg.box : undefined, customer, gap }));
 
   // --- phone, tax id, website: first occurrence outside the customer block ---
   for (const line of doc.lines) {

@@ -128,6 +128,14 @@ export function plausibleWindow(now: Date): DateWindow {
   return { minMs: t - PLAUSIBLE_MAX_AGE_YEARS * 365 * DAY_MS, maxMs: t + DAY_MS };
 }
 
+/** How much further back than the window a date read as printed is still taken as printed (not a misread digit). */
+export const PRINTED_EXTRA_YEARS = 5;
+
+/** The window for dates as printed: the same end, PRINTED_EXTRA_YEARS further back. */
+export function asPrintedWindow(w: DateWindow): DateWindow {
+  return { minMs: w.minMs - PRINTED_EXTRA_YEARS * 365 * DAY_MS, maxMs: w.maxMs };
+}
+
 /** Is the day inside the window? */
 export function inWindow(p: DateParts, w: DateWindow): boolean {
   const ms = Date.UTC(p.y, p.m - 1, p.d);
@@ -142,6 +150,8 @@ export function inWindow(p: DateParts, w: DateWindow): boolean {
  */
 export function guessDates(text: string, dayFirst: boolean, window: DateWindow): GuessedDate[] {
   const out: GuessedDate[] = [];
+  // a date as printed stands unless it is ahead or far older than the window (old receipts are filed too)
+  const printedWindow = asPrintedWindow(window);
   const read = (a: string, b: string, c: string) => {
     const r = readNumericDate(Number(a), Number(b), Number(c), a.length, c.length, dayFirst);
     return r && inWindow(r, window) ? r : undefined;
@@ -156,7 +166,8 @@ export function guessDates(text: string, dayFirst: boolean, window: DateWindow):
     if (lost && (!timed || (s2 === ':' && !/[/.\-]/.test(s1)))) continue;
     if (!lost && s1 !== s2) continue;
     const base = { form: 'numeric' as const, shortYear: c.length === 2, start: m.index, end: m.index + all.length, sep: s2 };
-    const asRead = read(a, b, c);
+    const asReadAny = readNumericDate(Number(a), Number(b), Number(c), a.length, c.length, dayFirst);
+    const asRead = asReadAny && inWindow(asReadAny, printedWindow) ? asReadAny : undefined;
     if (asRead) {
       if (lost) out.push({ y: asRead.y, m: asRead.m, d: asRead.d, ambiguous: asRead.ambiguous, orders: asRead.orders, ...base, rank: 0 });
       continue;
@@ -178,8 +189,18 @@ export function guessDates(text: string, dayFirst: boolean, window: DateWindow):
       }
     }
   }
+  // a slash read as 7 or 1 between day and month ("04707/2018" for 04/07/2018)
+  SLASH_AS_DIGIT.lastIndex = 0;
+  while ((m = SLASH_AS_DIGIT.exec(text))) {
+    const [all, a, b, c] = m as unknown as [string, string, string, string];
+    const r = read(a, b, c);
+    if (!r) continue;
+    out.push({ y: r.y, m: r.m, d: r.d, ambiguous: r.ambiguous, orders: r.orders, form: 'numeric', shortYear: c.length === 2, start: m.index, end: m.index + all.length, sep: '/', rank: 1 });
+  }
   return out;
 }
+
+const SLASH_AS_DIGIT = /(?<![\d/.,:-])(\d{2})[71](\d{2})\/(\d{4})(?![\d]|[.,:]\d)/g;
 
 const TIME = /(?:(?<=[/.\-\sA-Za-z](?:19|20)\d\d)|(?<![\d.,:]))([01]?\d|2[0-3])\s?[:hH]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*(AM|PM|A\.M\.|P\.M\.))?(?![\d.,]\d)/i;
 

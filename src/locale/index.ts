@@ -7,6 +7,7 @@
 import type { Document } from '../document/types.js';
 import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
+import { LANGUAGES } from './languages/index.js';
 
 export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
 export type { NumberConventions, ParsedNumber } from './numbers.js';
@@ -44,30 +45,31 @@ const CUES: Cue[] = [
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
+  // North American numbers without brackets (615-352-1222); Malaysian and Indonesian ones start with 0
+  { re: /(?<![\d-])[2-9]\d{2}[-.][2-9]\d{2}[-.]\d{4}(?![\d-])/, country: 'US', weight: 1 },
+  // "Nashville, TN" without its ZIP, and a ZIP+4
+  { re: /\b[A-Z][a-z]{2,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
+  { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
   { re: /\bS\$|\bSGD\b|\bSINGAPORE\b/i, country: 'SG', weight: 3, currency: 'SGD' },
   { re: /£|\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
   { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },
+  { re: /\bVAT\b/, country: 'GB', weight: 0.8 },
   { re: /₹|\bINR\b|\bRs\.?\s?\d|\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3, currency: 'INR' },
-  { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\bHT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
+  { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\b(?:TOTAL|MONTANT|PRIX)\s*HT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
   { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b|\bDatum\b|\bStraße\b|\bstr\.\s/i, country: 'DE', weight: 1.5, cap: 4 },
+  // German shop words, and a PLZ before a capitalised city name (also French, Italian, Spanish: weak)
+  { re: /\b(?:R[UÜ]CKGELD|RIICKGELD|VIELEN\s+DANK|EINKAUF|KASSE|KASSENBON|KARTENZAHLUNG|ARTIKEL|BRUTTO|NETTO|QUITTUNG|BELEG(?:NUMMER)?|ZAHLUNG|GEGEBEN|BAR\s+EUR)\b/i, country: 'DE', weight: 1.2, cap: 4 },
+  { re: /\b\d{5}\s+[A-ZÄÖÜ][a-zäöüß]{3,}\b/, country: 'DE', weight: 0.8 },
   { re: /\bBTW\b|\bFACTUUR\b|\bTOTAAL\b|\bB\.V\.|\bKvK\b|\bBEDRAG\b|\bDatum\b|\bstraat\b/i, country: 'NL', weight: 1.5, cap: 4 },
   { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b|\bS\.L\.\b/i, country: 'ES', weight: 1, cap: 3 },
   { re: /\bFATTURA\b|\bTOTALE\b|\bP\.?\s?IVA\b|\bS\.R\.L\.\b|\bS\.P\.A\.\b/i, country: 'IT', weight: 1.5, cap: 3 },
-  { re: /€|\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
-  { re: /\$\s?\d/, country: 'US', weight: 0.6, currency: 'USD' },
+  // a € read inside a number ("11.€5") is an OCR slip of a digit, not a currency
+  { re: /(?<![\d][.,])€|€(?!\d)|\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
+  { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4 },
 ];
 
-/** Words that show the keyword language (not the country). */
-const LANGUAGE_CUES: Array<[string, RegExp]> = [
-  ['id', /\b(TUNAI|KEMBALI|KEMBALIAN|BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|PELANGGAN|TANGGAL)\b/gi],
-  ['ms', /\b(JUMLAH|TARIKH|TERIMA KASIH|BARANG|BAKI|CUKAI)\b/gi],
-  ['fr', /\b(FACTURE|MONTANT|TOTAL TTC|DATE DE|MERCI|ÉCHÉANCE|ECHEANCE|PAIEMENT)\b/gi],
-  ['de', /\b(RECHNUNG|SUMME|BETRAG|DATUM|ZAHLUNG|GESAMT|MWST)\b/gi],
-  ['nl', /\b(FACTUUR|TOTAAL|BEDRAG|DATUM|BETALING|BTW)\b/gi],
-  ['es', /\b(FACTURA|IMPORTE|FECHA|TOTAL A PAGAR)\b/gi],
-  ['it', /\b(FATTURA|TOTALE|IMPORTO)\b/gi],
-  ['en', /\b(TOTAL|CHANGE|CASH|THANK YOU|RECEIPT|INVOICE|AMOUNT|DATE)\b/gi],
-];
+/** Words that show the keyword language (not the country), from the language folders. */
+const LANGUAGE_CUES: Array<[string, RegExp]> = LANGUAGES.filter((l) => l.cues.length).map((l) => [l.code, new RegExp(String.raw`\b(${l.cues.join('|')})\b`, 'gi')]);
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
 const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);

@@ -7,6 +7,8 @@
  * word it is an OCR variant of, punctuation-only tokens dropped, words joined by single spaces.
  */
 
+import { TAX_WORDS } from './languages/index.js';
+
 export type AmountRole =
   | 'total' | 'subtotal' | 'taxBase' | 'tax' | 'taxIncluded' | 'rounding' | 'paid' | 'change' | 'discount' | 'tip'
   | 'service' | 'quantity' | 'balance' | 'deposit' | 'points' | 'info' | 'unitPrice' | 'foreign'
@@ -22,7 +24,8 @@ export interface RoleRule {
   final?: boolean;
 }
 
-const TAXES = String.raw`GST|SST|VAT|TAX|TVA|PPN|MWST|UST|IVA|BTW|HST|PST|QST|CGST|SGST|IGST|TPS|TVQ|PB1|PAJAK|MOMS|MVA|ALV|IMPUESTO|IMPOSTA`;
+/** Tax names of every language folder (languages/*). */
+const TAXES = TAX_WORDS.join('|');
 const CUR = String.raw`RM|MYR|RP|IDR|USD|EUR|SGD|INR|RS|GBP|AUD|CAD|CHF|JPY|PHP|THB|HKD|NZD`;
 /** What may follow a total label and belongs to it: "INCL. 6% GST", "EXCL VAT", "(RM)". */
 const TAIL = String.raw`(?:\s*(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|WITH|W)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?)?`;

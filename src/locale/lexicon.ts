@@ -2,44 +2,18 @@
  * General lexicons: month and weekday names, states, cities of general geography, company suffixes,
  * currency markers, country conventions. Language and geography only, never merchants.
  */
+import { LANGUAGES } from './languages/index.js';
 
-/** Month names and abbreviations in the languages receipts commonly use (lower case, accents kept) -> month number. */
-export const MONTHS: Record<string, number> = (() => {
-  const m: Record<string, number> = {};
-  const add = (n: number, ...names: string[]) => { for (const x of names) m[x] = n; };
-  add(1, 'jan', 'january', 'januari', 'janvier', 'janv', 'januar', 'jän', 'jaen', 'jänner', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januarie');
-  add(2, 'feb', 'february', 'februari', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'februar', 'febrero', 'febbraio', 'fevereiro', 'pebruari', 'peb', 'febr');
-  add(3, 'mar', 'march', 'maret', 'mars', 'märz', 'maerz', 'marz', 'mrz', 'marzo', 'maart', 'mrt', 'mac', 'março', 'marco');
-  add(4, 'apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile');
-  add(5, 'may', 'mei', 'mai', 'mayo', 'maggio', 'mag', 'maio');
-  add(6, 'jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho');
-  add(7, 'jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julai', 'julho');
-  add(8, 'aug', 'august', 'agustus', 'agu', 'ags', 'agt', 'agus', 'août', 'aout', 'agosto', 'ago', 'augustus', 'ogos', 'ogo');
-  add(9, 'sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro');
-  add(10, 'oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'okto');
-  add(11, 'nov', 'november', 'novembre', 'noviembre', 'novembro', 'nop', 'nopember');
-  add(12, 'dec', 'december', 'desember', 'des', 'décembre', 'decembre', 'déc', 'dezember', 'dez', 'diciembre', 'dic', 'dicembre', 'disember', 'dezembro');
-  return m;
-})();
+/** Month names and abbreviations of every language folder (languages/*), lower case, accents kept -> month number. */
+export const MONTHS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.months)) as Record<string, number>;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Alternation of every month name, longest first (for regexes with the `i` flag). */
 export const MONTH_PATTERN = Object.keys(MONTHS).sort((a, b) => b.length - a.length).map(escapeRe).join('|');
 
-/** Weekday names/abbreviations -> 0 (Sunday) .. 6 (Saturday). */
-export const WEEKDAYS: Record<string, number> = (() => {
-  const m: Record<string, number> = {};
-  const add = (n: number, ...names: string[]) => { for (const x of names) m[x] = n; };
-  add(0, 'sun', 'sunday', 'minggu', 'ahad', 'dimanche', 'dim', 'sonntag', 'so', 'zondag', 'zo', 'domingo', 'dom', 'domenica');
-  add(1, 'mon', 'monday', 'senin', 'isnin', 'lundi', 'lun', 'montag', 'mo', 'maandag', 'ma', 'lunes', 'lunedi');
-  add(2, 'tue', 'tues', 'tuesday', 'selasa', 'mardi', 'mar', 'dienstag', 'di', 'dinsdag', 'martes', 'martedi');
-  add(3, 'wed', 'wednesday', 'rabu', 'mercredi', 'mer', 'mittwoch', 'mi', 'woensdag', 'wo', 'miercoles', 'mercoledi');
-  add(4, 'thu', 'thur', 'thurs', 'thursday', 'kamis', 'khamis', 'jeudi', 'jeu', 'donnerstag', 'do', 'donderdag', 'jueves', 'giovedi');
-  add(5, 'fri', 'friday', 'jumat', "jum'at", 'jumaat', 'vendredi', 'ven', 'freitag', 'fr', 'vrijdag', 'vr', 'viernes', 'venerdi');
-  add(6, 'sat', 'saturday', 'sabtu', 'samedi', 'sam', 'samstag', 'sa', 'zaterdag', 'za', 'sabado', 'sabato');
-  return m;
-})();
+/** Weekday names/abbreviations of every language folder -> 0 (Sunday) .. 6 (Saturday). */
+export const WEEKDAYS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.weekdays)) as Record<string, number>;
 
 export const MY_STATES = ['JOHOR', 'KEDAH', 'KELANTAN', 'MELAKA', 'MALACCA', 'NEGERI SEMBILAN', 'PAHANG', 'PULAU PINANG', 'PENANG', 'PERAK', 'PERLIS', 'SABAH', 'SARAWAK', 'SELANGOR', 'TERENGGANU', 'KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'W.P. KUALA LUMPUR', 'WP KUALA LUMPUR', 'PUTRAJAYA', 'LABUAN', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM', 'JOHOR DARUL TA\'ZIM', 'PERAK DARUL RIDZUAN', 'KEDAH DARUL AMAN', 'PAHANG DARUL MAKMUR', 'KELANTAN DARUL NAIM', 'TERENGGANU DARUL IMAN', 'NEGERI SEMBILAN DARUL KHUSUS'];
 export const ID_PROVINCES = ['ACEH', 'BALI', 'BANTEN', 'BENGKULU', 'GORONTALO', 'JAKARTA', 'DKI JAKARTA', 'JAMBI', 'JAWA BARAT', 'JAWA TENGAH', 'JAWA TIMUR', 'KALIMANTAN BARAT', 'KALIMANTAN SELATAN', 'KALIMANTAN TENGAH', 'KALIMANTAN TIMUR', 'KALIMANTAN UTARA', 'LAMPUNG', 'MALUKU', 'MALUKU UTARA', 'NUSA TENGGARA BARAT', 'NUSA TENGGARA TIMUR', 'PAPUA', 'PAPUA BARAT', 'RIAU', 'KEPULAUAN RIAU', 'SULAWESI SELATAN', 'SULAWESI TENGAH', 'SULAWESI TENGGARA', 'SULAWESI UTARA', 'SULAWESI BARAT', 'SUMATERA BARAT', 'SUMATERA SELATAN', 'SUMATERA UTARA', 'YOGYAKARTA', 'DI YOGYAKARTA', 'BANGKA BELITUNG'];

@@ -16,6 +16,9 @@ export interface ChosenDate {
   evidence: string[];
 }
 
+/** Highest confidence of a date read in an order (day/month or month/day) that the evidence did not settle. */
+export const AMBIGUOUS_ORDER_MAX_CONFIDENCE = 0.85;
+
 const keyOf = (c: DateCandidate) => `${c.date.y}-${c.date.m}-${c.date.d}`;
 const msOf = (c: DateCandidate) => Date.UTC(c.date.y, c.date.m - 1, c.date.d);
 
@@ -105,7 +108,10 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     const ms = msOf(c);
     if (ms > window.maxMs) terms.push({ name: 'future', weight: -3 });
     else if (ms < window.minMs) terms.push({ name: 'old', weight: -1.5 });
-    out.date = { candidate: c, confidence: confidenceFrom(0.9, terms), evidence: terms.map((t) => `${t.name}(${t.weight})`) };
+    let confidence = confidenceFrom(0.9, terms);
+    // a day/month order nothing settles (no country, no unambiguous date, no month name) is never a 0.9
+    if (terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous)) confidence = Math.min(confidence, AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    out.date = { candidate: c, confidence, evidence: terms.map((t) => `${t.name}(${t.weight})`) };
   }
   const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];
   if (due) {
