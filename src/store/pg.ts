@@ -23,7 +23,7 @@ import { PG_MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type {
   EndpointKind, ListRow, ScanCandidate, ScanRecord, ScanScope, ScanSummary, Store, StoreListKind, StoredResult, StoredSubject,
 } from './types.js';
-import { SCAN_COLUMN_NAMES, SUMMARY_COLUMNS, listRevision, scanColumns, scopeWhere, summariseUsage } from './types.js';
+import { SCAN_COLUMN_NAMES, SUMMARY_COLUMNS, listRevision, scanColumns, scopeWhere, summariseUsage, usageFilter } from './types.js';
 
 export const DEFAULT_PG_SCHEMA = 'receiptkit';
 export const DEFAULT_PG_POOL_SIZE = 10;
@@ -324,13 +324,9 @@ export class PgStore implements Store {
   // ---- usage ----
 
   async usage(q: UsageQuery = {}): Promise<UsageSummary> {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (q.subAccountId !== undefined) { where.push('sub_account_id = ?'); args.push(q.subAccountId); }
-    if (q.from) { where.push('day >= ?'); args.push(q.from); }
-    if (q.to) { where.push('day <= ?'); args.push(q.to); }
+    const { where, args } = usageFilter(q);
     const r = await this.query<{ sub: string; day: string; endpoint: EndpointKind; count: number }>(
-      `SELECT sub_account_id AS sub, day, endpoint, count::float8 AS count FROM $S.usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      `SELECT sub_account_id AS sub, day, endpoint, count::float8 AS count FROM $S.usage ${where}
       ORDER BY day COLLATE "C", sub_account_id COLLATE "C", endpoint COLLATE "C"`, args);
     return summariseUsage(q, r.rows);
   }

@@ -19,7 +19,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type {
   EndpointKind, ListRow, ScanCandidate, ScanRecord, ScanScope, ScanSummary, Store, StoreListKind, StoredResult, StoredSubject,
 } from './types.js';
-import { SUMMARY_COLUMNS, listRevision, scanColumns, scopeWhere, summariseUsage } from './types.js';
+import { SUMMARY_COLUMNS, listRevision, scanColumns, scopeWhere, summariseUsage, usageFilter } from './types.js';
 
 export type { EndpointKind, ScanRecord, ScanSummary, ScanCandidate, ScanScope, Store } from './types.js';
 export { ENDPOINT_KINDS } from './types.js';
@@ -242,12 +242,8 @@ export class ReceiptStore implements Store {
   // ---- usage ----
 
   async usage(q: UsageQuery = {}): Promise<UsageSummary> {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (q.subAccountId !== undefined) { where.push('sub_account_id = ?'); args.push(q.subAccountId); }
-    if (q.from) { where.push('day >= ?'); args.push(q.from); }
-    if (q.to) { where.push('day <= ?'); args.push(q.to); }
-    const rows = this.db.prepare(`SELECT sub_account_id AS sub, day, endpoint, count FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const { where, args } = usageFilter(q);
+    const rows = this.db.prepare(`SELECT sub_account_id AS sub, day, endpoint, count FROM usage ${where}
       ORDER BY day, sub_account_id`).all(...args) as Array<{ sub: string; day: string; endpoint: EndpointKind; count: number }>;
     return summariseUsage(q, rows);
   }

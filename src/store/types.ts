@@ -147,6 +147,16 @@ export interface Store {
 }
 
 /** Folds usage rows (per sub-account, day and endpoint) into the summary the API returns. */
+/** The WHERE clause (with `?` placeholders, empty when unfiltered) and arguments of a usage query; both stores use it. */
+export function usageFilter(q: UsageQuery): { where: string; args: unknown[] } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (q.subAccountId !== undefined) { where.push('sub_account_id = ?'); args.push(q.subAccountId); }
+  if (q.from) { where.push('day >= ?'); args.push(q.from); }
+  if (q.to) { where.push('day <= ?'); args.push(q.to); }
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', args };
+}
+
 export function summariseUsage(q: UsageQuery, rows: Array<{ sub: string; day: string; endpoint: EndpointKind; count: number }>): UsageSummary {
   const zero = (): UsageCounts => ({ simple: 0, verbose: 0, validation: 0, campaignValidation: 0, total: 0 });
   const add = (c: UsageCounts, kind: EndpointKind, n: number) => {
