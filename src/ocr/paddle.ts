@@ -100,16 +100,17 @@ export class PaddleReader implements PageReader, LineReader {
 
   /** Reads an upright grey image; word boxes in that image's pixels. */
   read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
-    const run = this.queue.then(() => this.readNow(img, signal));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), signal));
   }
 
-  private async readNow(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
-    if (this.closed) throw new Error('the PaddleOCR reader is closed');
-    const m = await this.load();
-    const boxes = await detect(m, img);
-    return recogniseAll(m, img, boxes, signal);
+  /** Runs `work` with the loaded models once the readings queued before it are done (one at a time). */
+  private exclusive<T>(work: (m: Models) => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      if (this.closed) throw new Error('the PaddleOCR reader is closed');
+      return work(await this.load());
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** PageReader: the page's words, ungrouped (lines are made from their geometry). */
@@ -124,9 +125,7 @@ export class PaddleReader implements PageReader, LineReader {
    * not apply, the recogniser's input is REC_HEIGHT tall); 'block' regions are cropped and read whole.
    */
   readRegions(img: GrayImage, regions: readonly Box[], opts: RegionReadOptions = {}): Promise<ReadWord[][][]> {
-    const run = this.queue.then(async () => {
-      if (this.closed) throw new Error('the PaddleOCR reader is closed');
-      const m = await this.load();
+    return this.exclusive(async (m) => {
       const out: ReadWord[][][] = [];
       for (const r of regions) {
         if (opts.signal?.aborted) throw new Error('aborted');
@@ -144,8 +143,6 @@ export class PaddleReader implements PageReader, LineReader {
       }
       return out;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   async close(): Promise<void> {
@@ -164,9 +161,7 @@ export class PaddleReader implements PageReader, LineReader {
    * image is read as it is, with `flipConfidence` 0.
    */
   readOriented(img: GrayImage, signal?: AbortSignal): Promise<{ words: PaddleWord[]; flipped: boolean; flipConfidence: number }> {
-    const run = this.queue.then(async () => {
-      if (this.closed) throw new Error('the PaddleOCR reader is closed');
-      const m = await this.load();
+    return this.exclusive(async (m) => {
       let boxes = await detect(m, img);
       const vote = m.cls ? await flipVote(m, img, boxes) : { flip: false, confidence: 0 };
       let page = img;
@@ -177,8 +172,6 @@ export class PaddleReader implements PageReader, LineReader {
       const words = await recogniseAll(m, page, boxes, signal);
       return { words, flipped: vote.flip, flipConfidence: vote.confidence };
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }
 
