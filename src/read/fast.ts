@@ -25,7 +25,7 @@ import type { FieldContext, FieldResults } from '../fields/types.js';
 import { combineReadings } from './combine.js';
 import { REREAD_HEIGHTS, secondLookDate, secondLookItems, withLine } from './second-look.js';
 import { analysisCopy, rotateGray } from '../ocr/preprocess.js';
-import type { GrayImage, Rotation, WorkingImage } from '../ocr/preprocess.js';
+import type { Rotation, WorkingImage } from '../ocr/preprocess.js';
 import { AXIS_ANALYSIS_LONG_SIDE, textDirection } from '../ocr/orientation.js';
 import type { LineReader, PageReader, ReadWord } from '../ocr/reader.js';
 import type { OcrPage } from '../ocr/pool.js';
@@ -187,4 +187,3 @@ function wordsInside(doc: Document, box: Box): Word[] {
   return out;
 }
 
-export type { GrayImage };
