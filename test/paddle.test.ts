@@ -122,9 +122,13 @@ describe('reading a page', () => {
 
 describe('the engine weighs both readings', () => {
   it('a one-page image: the total says the second reader agreed; off, it never ran', async () => {
-    const on = await createEngine({ workers: 1, confirmPasses: 0 });
+    const times: Array<Record<string, number>> = [];
+    const on = await createEngine({ workers: 1, confirmPasses: 0, onStageTimes: (t) => times.push(t) });
     const off = await createEngine({ workers: 1, confirmPasses: 0, secondReader: false });
     try {
+      // the thorough reading's stage times name both readers
+      await on.extract(path.join(FIX, 'receipt-en-simple.png'), { refresh: true, incognito: true });
+      expect(Object.keys(times[0] ?? {})).toEqual(expect.arrayContaining(['input', 'read:tesseract', 'read:paddleocr', 'similarity']));
       const a = await on.analyze(path.join(FIX, 'receipt-en-simple.png'));
       expect(a.fields.totalAmount?.value).toBe(29.05);
       expect(a.fields.evidence?.totalAmount?.join(' ')).toMatch(/second-reader-(agrees|more-confident|only)/);

@@ -123,7 +123,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   let second: { doc: Document; fields: FieldResults } | undefined;
   if (image && readers.paddle && !signal.aborted) {
     try {
-      const page = await readSecond(readers, image, document.pages[0]!.rotation, signal);
+      const page = await clock.time('read:paddleocr', () => readSecond(readers, image, document.pages[0]!.rotation, signal));
       const doc = buildDocument([{ ...page, index: 0 }]);
       second = { doc, fields: extractFields(doc, fieldContext) };
     } catch (e) {
@@ -160,7 +160,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
       try {
-        const reads = await readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal });
+        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
         if (signal.aborted) throw e; // a failed second look leaves the first reading
