@@ -34,6 +34,9 @@ const SEED = Number(flag('seed', 1));
 const TIMEOUT = Number(flag('timeout', 30000));
 const SAMPLE = Number(flag('sample', 50));
 const JSON_OUT = flag('json', '');
+// --dump 1875,1247 --dump-dir DIR: write those inputs (as the run would make them) to DIR and stop, to replay one
+const DUMP = flag('dump', '') ? new Set(flag('dump', '').split(',').map(Number)) : null;
+const DUMP_DIR = flag('dump-dir', '.');
 
 const { createEngine, isReceiptKitError } = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
 
@@ -187,6 +190,16 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length 
 const seedsByName = await seeds();
 const names = Object.keys(seedsByName);
 const r = rng(SEED);
+if (DUMP) {
+  for (let i = 0; i <= Math.max(...DUMP); i++) {
+    const input = i % 8 === 0 ? { name: names[(i / 8) % names.length], ops: 'seed', bytes: seedsByName[names[(i / 8) % names.length]], hints: {} } : mutate(r, seedsByName, names);
+    if (!DUMP.has(i)) continue;
+    const file = path.join(DUMP_DIR, `fuzz-${SEED}-${i}.bin`);
+    fs.writeFileSync(file, input.bytes);
+    console.log(JSON.stringify({ i, file, name: input.name, ops: input.ops, bytes: input.bytes.length, hints: input.hints }));
+  }
+  process.exit(0);
+}
 // cheap OCR: small pictures only (larger ones are refused with FILE_TOO_LARGE, a typed error), no
 // confirming passes, two PDF pages; the second reader (PaddleOCR) stays on so its sessions are exercised
 const engine = await createEngine({ workers: 1, timeoutMs: TIMEOUT, confirmPasses: 0, limits: { maxPixels: Number(flag('max-pixels', 300_000)), maxPdfPages: 2 } });

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { Word } from '../document/types.js';
 import { pdfInfoMetadata } from './metadata.js';
+import { readPdfIsolated } from './pdf-thread.js';
 import type { ImageMetadata, InputLimits, InputPage, PageImage, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -229,6 +230,16 @@ function parseError(e: unknown): ReceiptKitError {
  * `TextPage.images` for OCR.
  */
 export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal, opts: { images?: boolean } = {}): Promise<LoadedPdf> {
+  return readPdfIsolated(bytes, limits, signal, opts, { deadlineMs: limits.maxPdfMillis ?? PDF_DEADLINE_MS, inThread: readPdf });
+}
+
+/**
+ * `loadPdf` in the calling thread: what the PDF thread runs (src/input/pdf-worker.ts), and the
+ * fallback when the built worker script is absent. pdf.js may leave rejections of its own unhandled
+ * on broken files (a prefetched page dictionary that fails after the document opened); in the
+ * calling thread those reach the process, in the PDF thread they are contained.
+ */
+export async function readPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal, opts: { images?: boolean } = {}): Promise<LoadedPdf> {
   const budget = new Budget(limits.maxPdfMillis ?? PDF_DEADLINE_MS, signal);
   budget.check('start');
   const lib = await pdfjs();

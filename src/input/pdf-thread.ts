@@ -1,0 +1,208 @@
+/**
+ * PDFs are parsed and rendered in worker threads (src/input/pdf-worker.ts), not in the caller's:
+ *
+ * - pdf.js leaves some rejections of its own unhandled on broken files (found by bench/fuzz.mjs: a
+ *   page dictionary it prefetches fails after the document has opened). In the caller's thread that is
+ *   an `unhandledRejection` of the user's process, which Node turns into a crash by default; in a PDF
+ *   thread it is caught by that thread's own handler and the file still gets its answer.
+ * - A file on which pdf.js works synchronously for long cannot be interrupted by a timer in the same
+ *   thread; a PDF thread is terminated when the time budget or the caller's signal says so.
+ * - The thread's JavaScript heap is capped (PDF_THREAD_HEAP_MB): a file that would exhaust it ends
+ *   that thread (UNREADABLE_FILE), not the process.
+ *
+ * At most PDF_THREADS threads run at once (further PDFs wait their turn); an idle thread is ended
+ * after PDF_THREAD_IDLE_MS and every thread after PDF_THREAD_JOBS files, so memory held by pdf.js
+ * caches does not build up over a long run. Idle threads do not keep the process alive.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ReceiptKitError, type ErrorCode, ERROR_STATUS } from '../errors.js';
+import type { InputLimits, InputPage } from './types.js';
+import type { LoadedPdf } from './pdf.js';
+
+/** PDF threads running at once. */
+export const PDF_THREADS = 2;
+/** An idle PDF thread is ended after this long. */
+export const PDF_THREAD_IDLE_MS = 30_000;
+/** A PDF thread is replaced after reading this many files. */
+export const PDF_THREAD_JOBS = 200;
+/** Cap of a PDF thread's JavaScript heap (old generation), MB. */
+export const PDF_THREAD_HEAP_MB = 768;
+/** Time a PDF thread is given past the budget to report its own TIMEOUT before it is terminated. */
+const GRACE_MS = 1500;
+
+/** The message a PDF thread answers with. */
+export type PdfThreadAnswer =
+  | { ok: true; result: LoadedPdf }
+  | { ok: false; code: string; message: string };
+
+/** What the caller's thread sends. */
+export interface PdfThreadJob { bytes: Uint8Array; limits: InputLimits; images: boolean }
+
+/**
+ * The built worker script: beside this module in dist/; when running from the TypeScript sources
+ * (vitest), the built copy in dist/ (`npm test` builds first). Undefined when neither exists.
+ */
+function workerScript(): URL | undefined {
+  const here = new URL('./pdf-worker.js', import.meta.url);
+  if (here.protocol === 'file:' && fs.existsSync(fileURLToPath(here))) return here;
+  const self = fileURLToPath(import.meta.url);
+  const m = /^(.*)[\\/]src[\\/]input[\\/]pdf-thread\.ts$/.exec(self);
+  if (m) {
+    const built = path.join(m[1]!, 'dist', 'input', 'pdf-worker.js');
+    if (fs.existsSync(built)) return new URL(`file://${built}`);
+  }
+  return undefined;
+}
+
+interface Slot { worker: Worker; jobs: number; idleTimer?: NodeJS.Timeout }
+
+class PdfThreads {
+  private readonly idle: Slot[] = [];
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private script: URL | undefined | null = null;
+
+  /** The worker script, or undefined when PDFs must be read in the caller's thread. */
+  scriptUrl(): URL | undefined {
+    if (this.script === null) this.script = workerScript();
+    return this.script;
+  }
+
+  async run(job: PdfThreadJob, deadlineMs: number, signal?: AbortSignal): Promise<LoadedPdf> {
+    await this.turn(signal);
+    let slot: Slot | undefined;
+    let answer: PdfThreadAnswer;
+    try {
+      slot = this.take();
+      answer = await this.ask(slot, job, deadlineMs, signal);
+    } catch (e) {
+      // a thread that crashed, ran out of time or was stopped is not reused; one that answered with an error is
+      if (slot) { this.end(slot); slot = undefined; }
+      throw e;
+    } finally {
+      if (slot) this.release(slot);
+      this.running--;
+      this.waiting.shift()?.();
+    }
+    if (!answer.ok) throw new ReceiptKitError(errorCode(answer.code), answer.message);
+    return revive(answer.result);
+  }
+
+  /** Waits until fewer than PDF_THREADS files are being read (or the signal aborts). */
+  private async turn(signal?: AbortSignal): Promise<void> {
+    while (this.running >= PDF_THREADS) {
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const i = this.waiting.indexOf(go);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(abortError(signal!, 'waiting for a PDF thread'));
+        };
+        const go = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
+        if (signal?.aborted) { onAbort(); return; }
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(go);
+      });
+    }
+    this.running++;
+  }
+
+  private take(): Slot {
+    const slot = this.idle.pop();
+    if (slot) {
+      clearTimeout(slot.idleTimer);
+      slot.worker.ref();
+      return slot;
+    }
+    const worker = new Worker(this.scriptUrl()!, { resourceLimits: { maxOldGenerationSizeMb: PDF_THREAD_HEAP_MB }, stdout: false, stderr: false });
+    return { worker, jobs: 0 };
+  }
+
+  private release(slot: Slot): void {
+    if (slot.jobs >= PDF_THREAD_JOBS) { this.end(slot); return; }
+    slot.worker.unref();
+    slot.idleTimer = setTimeout(() => {
+      const i = this.idle.indexOf(slot);
+      if (i >= 0) this.idle.splice(i, 1);
+      this.end(slot);
+    }, PDF_THREAD_IDLE_MS);
+    slot.idleTimer.unref();
+    this.idle.push(slot);
+  }
+
+  private end(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.worker.removeAllListeners();
+    slot.worker.on('error', () => undefined); // a late error of a thread being ended is not the caller's
+    void slot.worker.terminate().catch(() => undefined);
+  }
+
+  /** Sends one file to a thread and waits for its answer, the deadline, the signal or the thread's end. */
+  private ask(slot: Slot, job: PdfThreadJob, deadlineMs: number, signal?: AbortSignal): Promise<PdfThreadAnswer> {
+    slot.jobs++;
+    const { worker } = slot;
+    return new Promise<PdfThreadAnswer>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (answer: PdfThreadAnswer) => { done(); resolve(answer); };
+      const onError = (e: Error) => {
+        done();
+        const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        reject(new ReceiptKitError('UNREADABLE_FILE', oom
+          ? `the PDF needs more memory than a PDF thread is given (${PDF_THREAD_HEAP_MB} MB heap)`
+          : `the PDF could not be parsed: ${e?.message ?? e}`, { cause: e }));
+      };
+      const onExit = (code: number) => { done(); reject(new ReceiptKitError('UNREADABLE_FILE', `the PDF thread ended (exit code ${code}) while reading the file`)); };
+      const onAbort = () => { done(); reject(abortError(signal!, 'reading the PDF')); };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      if (signal?.aborted) { onAbort(); return; }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      timer = setTimeout(() => { done(); reject(new ReceiptKitError('TIMEOUT', `reading the PDF took over ${deadlineMs} ms`)); }, deadlineMs + GRACE_MS);
+      // the bytes are copied into a buffer of their own and that one is moved, not copied again
+      const bytes = Uint8Array.prototype.slice.call(job.bytes);
+      worker.postMessage({ ...job, bytes }, [bytes.buffer]);
+    });
+  }
+}
+
+function abortError(signal: AbortSignal, what: string): ReceiptKitError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ReceiptKitError ? reason : new ReceiptKitError('TIMEOUT', `${what} was aborted`);
+}
+
+function errorCode(code: string): ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code) ? code as ErrorCode : 'UNREADABLE_FILE';
+}
+
+/** Buffers arrive from the thread as plain Uint8Arrays: views of them as Buffers again. */
+function revive(result: LoadedPdf): LoadedPdf {
+  const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  const pages: InputPage[] = result.pages.map((p) => p.kind === 'raster'
+    ? { ...p, image: buf(p.image) }
+    : { ...p, ...(p.images ? { images: p.images.map((im) => ({ ...im, image: buf(im.image) })) } : {}) });
+  return { ...result, pages };
+}
+
+const threads = new PdfThreads();
+
+/**
+ * Reads a PDF in a PDF thread (see the module comment); `inThread` reads it here when the built
+ * worker script is absent (the TypeScript sources run without a build).
+ */
+export async function readPdfIsolated(
+  bytes: Buffer, limits: InputLimits, signal: AbortSignal | undefined, opts: { images?: boolean },
+  how: { deadlineMs: number; inThread: (bytes: Buffer, limits: InputLimits, signal?: AbortSignal, opts?: { images?: boolean }) => Promise<LoadedPdf> },
+): Promise<LoadedPdf> {
+  if (!threads.scriptUrl()) return how.inThread(bytes, limits, signal, opts);
+  return threads.run({ bytes, limits, images: opts.images === true }, how.deadlineMs, signal);
+}
