@@ -79,7 +79,40 @@ export interface CopyOptions {
   exactDiff?: number;
 }
 
+/** Index cells per quadrant mean (0..255), and the span of the index keys of cells -1 .. TOP_CELL + 1. */
+const TOP_CELL = Math.floor(255 / CELL);
+const KEY_MIN = (-1 * 97 - 1) * 97 - 1;
+const KEY_SPAN = ((TOP_CELL + 1) * 97 + TOP_CELL + 1) * 97 + TOP_CELL + 1 - KEY_MIN + 1;
+
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/**
+ * The top-left corners of B x B blocks inside the regions (clipped to the image), per row from `y0`:
+ * sorted, non-overlapping [start, end) spans as flat pairs.
+ */
+export function rowSpans(regions: Box[], width: number, height: number, B: number): { y0: number; rows: number[][] } {
+  const clipped: Box[] = [];
+  let y0 = Infinity, y1 = -Infinity;
+  for (const r of regions) {
+    const c = { x0: Math.max(0, Math.floor(r.x0)), y0: Math.max(0, Math.floor(r.y0)), x1: Math.min(width, Math.ceil(r.x1)) - B + 1, y1: Math.min(height, Math.ceil(r.y1)) - B + 1 };
+    if (c.x1 <= c.x0 || c.y1 <= c.y0) continue;
+    clipped.push(c);
+    y0 = Math.min(y0, c.y0); y1 = Math.max(y1, c.y1);
+  }
+  if (!clipped.length) return { y0: 0, rows: [] };
+  const open: Array<Array<[number, number]>> = Array.from({ length: y1 - y0 }, () => []);
+  for (const c of clipped) for (let y = c.y0; y < c.y1; y++) open[y - y0]!.push([c.x0, c.x1]);
+  const rows = open.map((list) => {
+    list.sort((a, b) => a[0] - b[0]);
+    const out: number[] = [];
+    for (const [a, b] of list) {
+      if (out.length && a <= out[out.length - 1]!) out[out.length - 1] = Math.max(out[out.length - 1]!, b);
+      else out.push(a, b);
+    }
+    return out;
+  });
+  return { y0, rows };
+}
 
 /** Finds areas inside `regions` (analysis pixels) that repeat pixel for pixel elsewhere in them. */
 export function findCopies(gray: Uint8Array, width: number, height: number, regions: Box[], opts: CopyOptions = {}): CopyMoveResult {
@@ -87,16 +120,11 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
   const minMatches = opts.minMatches ?? 6;
   const minOffset = Math.max(BLOCK, opts.minOffset ?? BLOCK);
   const B = BLOCK;
-  // positions of blocks inside the regions, each once
-  const mark = new Uint8Array(width * height);
+  // positions of blocks inside the regions, each once: per row, the regions' spans merged (the work
+  // is the regions' area, not the image's)
+  const spans = rowSpans(regions, width, height, B);
   let area = 0;
-  const clipped: Box[] = [];
-  for (const r of regions) {
-    const c = { x0: Math.max(0, r.x0), y0: Math.max(0, r.y0), x1: Math.min(width, r.x1) - B + 1, y1: Math.min(height, r.y1) - B + 1 };
-    if (c.x1 <= c.x0 || c.y1 <= c.y0) continue;
-    clipped.push(c);
-    for (let y = c.y0; y < c.y1; y++) for (let x = c.x0; x < c.x1; x++) { const i = y * width + x; if (!mark[i]) { mark[i] = 1; area++; } }
-  }
+  for (const row of spans.rows) for (let k = 0; k < row.length; k += 2) area += row[k + 1]! - row[k]!;
   // large text (high-resolution scans): index every stride-th position in x and y and query every
   // step-th, stride and step coprime, so a copy at any offset still finds partners for a share
   // 1/(stride * step)^2 of its positions
@@ -123,28 +151,37 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
     quadsInto.push(q0 / (HALF * HALF), q1 / (HALF * HALF), q2 / (HALF * HALF), q3 / (HALF * HALF));
     return true;
   };
-  outer: for (let y = 0; y < height; y++) {
+  outer: for (let r = 0; r < spans.rows.length; r++) {
+    const y = spans.y0 + r;
     const row = y * width;
-    for (let x = 0; x < width; x++) {
-      if (!mark[row + x]) continue;
-      if (x % stride === 0 && y % stride === 0) {
-        if (pos.length >= MAX_BLOCKS) break outer;
-        blockAt(row + x, pos, quads);
+    const list = spans.rows[r]!;
+    for (let k = 0; k < list.length; k += 2) {
+      for (let x = list[k]!; x < list[k + 1]!; x++) {
+        if (x % stride === 0 && y % stride === 0) {
+          if (pos.length >= MAX_BLOCKS) break outer;
+          blockAt(row + x, pos, quads);
+        }
+        if (x % step === 0 && y % step === 0 && queries.length < MAX_QUERIES) blockAt(row + x, queries, queryQuads);
       }
-      if (x % step === 0 && y % step === 0 && queries.length < MAX_QUERIES) blockAt(row + x, queries, queryQuads);
     }
   }
   const n = pos.length;
   const truncated = n >= MAX_BLOCKS || queries.length >= MAX_QUERIES;
   // index on (q0, q1, q3) cells
+  // (cells run to 102, so keys of distinct cells can meet: such a list holds both, and the quadrant test sorts them out)
   const cellKey = (a: number, b: number, c: number) => (a * 97 + b) * 97 + c;
-  const index = new Map<number, number[]>();
+  // the index as one sorted array: entries of a key at order[start[key - KEY_MIN] .. start[key - KEY_MIN + 1]), ascending
+  const start = new Int32Array(KEY_SPAN + 1);
+  const keyOf = new Int32Array(n);
   for (let k = 0; k < n; k++) {
-    const key = cellKey(Math.floor(quads[4 * k]! / CELL), Math.floor(quads[4 * k + 1]! / CELL), Math.floor(quads[4 * k + 3]! / CELL));
-    let list = index.get(key);
-    if (!list) { list = []; index.set(key, list); }
-    list.push(k);
+    const key = cellKey(Math.floor(quads[4 * k]! / CELL), Math.floor(quads[4 * k + 1]! / CELL), Math.floor(quads[4 * k + 3]! / CELL)) - KEY_MIN;
+    keyOf[k] = key;
+    start[key + 1]!++;
   }
+  for (let i = 1; i <= KEY_SPAN; i++) start[i]! += start[i - 1]!;
+  const order = new Int32Array(n);
+  const fill = start.slice(0, KEY_SPAN);
+  for (let k = 0; k < n; k++) order[fill[keyOf[k]!]!++] = k;
   interface Acc { count: number; diff: number; exact: number; exactDiff: number; x0: number; y0: number; x1: number; y1: number }
   const exactLimit = (opts.exactDiff ?? -1) * B * B;
   const byOffset = new Map<number, Acc>();
@@ -161,9 +198,10 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
       const o = NEIGHBOURS[nb]!;
       {
         {
-          const list = index.get(cellKey(c0 + o[0], c1 + o[1], c3 + o[2]));
-          if (!list) continue;
-          for (const b of list) {
+          const key = cellKey(c0 + o[0], c1 + o[1], c3 + o[2]) - KEY_MIN;
+          const end = start[key + 1]!;
+          for (let j = start[key]!; j < end; j++) {
+            const b = order[j]!;
             if (compared >= MAX_CANDIDATES || ++scanned > MAX_SCANNED) break;
             if (pos[b] === pa) continue;
             if (Math.abs(quads[4 * b]! - qa[0]!) > QUAD_TOL || Math.abs(quads[4 * b + 1]! - qa[1]!) > QUAD_TOL
@@ -171,12 +209,14 @@ export function findCopies(gray: Uint8Array, width: number, height: number, regi
             const pb = pos[b]!, bx = pb % width, by = (pb - bx) / width;
             if (Math.abs(bx - ax) < minOffset && Math.abs(by - ay) < minOffset) continue;
             compared++;
+            // differences are whole grey levels: a partner must be within the limit and better than the best so far
+            const cap = best < 0 ? limit : Math.min(limit, bestD - 1);
             let d = 0;
-            for (let dy = 0; dy < B && d <= limit; dy++) {
+            for (let dy = 0; dy < B && d <= cap; dy++) {
               const ra = pa + dy * width, rb = pb + dy * width;
               for (let dx = 0; dx < B; dx++) d += Math.abs(gray[ra + dx]! - gray[rb + dx]!);
             }
-            if (d <= limit && d < bestD) { bestD = d; best = b; }
+            if (d <= cap) { bestD = d; best = b; }
           }
         }
       }
