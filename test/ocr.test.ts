@@ -313,6 +313,26 @@ describe('OcrPool', () => {
     expect(pool.workersCreated).toBe(1);
   });
 
+  it('warm() starts one worker ahead of the first page, once, and the page uses it', async () => {
+    const p = new OcrPool({ size: 2 });
+    try {
+      p.warm();
+      p.warm(); // already starting: no second worker
+      const t0 = performance.now();
+      while (p.workers === 0 && performance.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
+      expect(p.workers).toBe(1);
+      expect(p.workersCreated).toBe(1);
+      p.warm(); // one is there: nothing new
+      const r = await p.recognize(await rasterPage(png), { detectOrientation: false });
+      expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL');
+      expect(p.workersCreated).toBe(1);
+    } finally {
+      await p.close();
+    }
+    p.warm(); // closed: no worker
+    expect(p.workers).toBe(0);
+  });
+
   it('replaces a worker whose call failed', async () => {
     const p = new OcrPool({ size: 1 });
     try {

@@ -98,6 +98,11 @@ export class PaddleReader implements PageReader, LineReader {
     return this.loading;
   }
 
+  /** Starts loading the models (when not loaded yet) without waiting; a failure is left to the first reading. */
+  warm(): void {
+    if (!this.closed) this.load().catch(() => undefined);
+  }
+
   /** Reads an upright grey image; word boxes in that image's pixels. */
   read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
     return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), signal));

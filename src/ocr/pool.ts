@@ -265,6 +265,31 @@ export class OcrPool implements PageReader, LineReader {
     return p;
   }
 
+  /**
+   * Starts a worker when the pool has none (running or starting), so the first page does not wait for
+   * its start (1-2 s: the WASM module and the language data load in the worker's own thread, in
+   * parallel with what the caller does meanwhile). A failure is left to the page that needs a worker.
+   */
+  warm(languages?: string[]): void {
+    if (this.closed || this.slots.length || this.creating) return;
+    let codes: string[];
+    try {
+      codes = resolveLanguages(languages ?? this.defaultLanguages, this.langPath).codes;
+    } catch {
+      return; // languages that are not installed: the page's own call reports it
+    }
+    this.creating++;
+    this.spawn(codes).then(
+      (s) => {
+        this.creating--;
+        if (this.closed) { void this.kill(s, closedError()); return; }
+        this.slots.push(s);
+        this.dispatch();
+      },
+      () => { this.creating--; this.dispatch(); },
+    );
+  }
+
   /** OCRs one raster page: orientation, scaling, recognition, boxes mapped back to original pixels. */
   async recognize(page: RasterPage, opts: RecognizeOptions = {}): Promise<OcrResult> {
     if (this.closed) throw closedError();

@@ -38,6 +38,8 @@ export interface PageReading {
 export interface PageReader {
   readonly name: string;
   readPage(img: GrayImage, opts?: ReadOptions): Promise<PageReading>;
+  /** Optional: starts loading models without waiting, so a first page finds them (or nearly) ready. */
+  warm?(): void;
   close(): Promise<void>;
 }
 

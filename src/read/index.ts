@@ -72,6 +72,12 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const clock = ctx.clock ?? new StageClock();
   const fieldContext = ctx.fields;
   const warnings: string[] = [];
+  // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
+  // while the PaddleOCR models load (or the page is decoded) here (a new engine's first page)
+  if (input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) {
+    readers.tesseract.warm(ctx.languages);
+    readers.paddle?.warm?.();
+  }
   // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
   const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
   if (one && readers.paddle && ctx.reading === 'fast') {
