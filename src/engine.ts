@@ -123,7 +123,7 @@ class ReceiptEngine implements Engine {
       ...(options.workers ? { size: options.workers } : {}),
       ...(options.langPath ? { langPath: options.langPath } : {}),
     });
-    this.paddle = options.secondReader === false ? undefined : new PaddleReader();
+    this.paddle = options.secondReader === false ? undefined : new PaddleReader(options.readerThreads ? { threads: options.readerThreads } : {});
   }
 
 

@@ -143,6 +143,17 @@ describe('the engine weighs both readings', () => {
       await off.close();
     }
   }, 120_000);
+
+  it('readerThreads: 1 reads the same total the fast way; 0 is refused', async () => {
+    await expect(createEngine({ readerThreads: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: expect.stringMatching(/readerThreads/) });
+    const one = await createEngine({ workers: 1, readerThreads: 1, reading: 'fast' });
+    try {
+      const r = await one.extract(path.join(FIX, 'receipt-en-simple.png'), { refresh: true, incognito: true });
+      expect(r.totalAmount.data).toBe(29.05);
+    } finally {
+      await one.close();
+    }
+  }, 120_000);
 });
 
 describe('hostile maps', () => {

@@ -87,6 +87,11 @@ export const engineOptionsSchema = z.strictObject({
    * pages are read the thorough way.
    */
   reading: z.enum(['fast', 'thorough']).optional(),
+  /**
+   * Threads PaddleOCR's runtime (onnxruntime) uses within one reading (default 2). Readings of one
+   * engine run one at a time; on a machine whose cores are shared with other work, 1 wastes less.
+   */
+  readerThreads: z.number().int().min(1).max(16).optional(),
   /** Called after each extraction with the wall time of its stages in ms (input, readers, re-reads, fields, fraud, similarity). */
   onStageTimes: z.custom<(times: Record<string, number>) => void>((v) => v === undefined || typeof v === 'function', { message: 'must be a function' }).optional(),
   /**
