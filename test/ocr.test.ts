@@ -333,6 +333,22 @@ describe('OcrPool', () => {
     expect(p.workers).toBe(0);
   });
 
+  it('retires a worker after maxCallsPerWorker calls and starts a new one for the next page', async () => {
+    const p = new OcrPool({ size: 1, maxCallsPerWorker: 2 });
+    try {
+      const page = await rasterPage(png);
+      await p.recognize(page, { detectOrientation: false });
+      expect(p.workersCreated).toBe(1);
+      await p.recognize(page, { detectOrientation: false });
+      expect(p.workers).toBe(0); // retired after its second call
+      const r = await p.recognize(page, { detectOrientation: false });
+      expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL');
+      expect(p.workersCreated).toBe(2);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('replaces a worker whose call failed', async () => {
     const p = new OcrPool({ size: 1 });
     try {

@@ -92,7 +92,15 @@ export interface OcrPoolOptions {
   scaling?: Partial<OcrScaling>;
   /** Tesseract page segmentation mode (default 6, one uniform block: keeps receipt price columns). */
   psm?: number;
+  /** Calls a worker serves before it is retired and replaced when next needed (default WORKER_MAX_CALLS). */
+  maxCallsPerWorker?: number;
 }
+
+/**
+ * Calls (pages, line re-reads) a worker serves before it is retired: its WebAssembly memory grows to
+ * the largest page it has read and never shrinks. About 150-300 pages; a new worker starts in 1-2 s.
+ */
+export const WORKER_MAX_CALLS = 1000;
 
 /**
  * Workers by default: one per core (`os.availableParallelism()`), at most four (each holds 70-100 MB).
@@ -143,6 +151,8 @@ interface Slot {
   dead: boolean;
   /** A tesseract call on it failed: it is replaced, not reused. */
   failed: boolean;
+  /** Calls it has served (pages, line re-reads); at WORKER_MAX_CALLS it is retired. */
+  calls: number;
   /** Rejects the call in flight on this worker (set while one runs). */
   interrupt?: (e: unknown) => void;
 }
@@ -225,6 +235,7 @@ export class OcrPool implements PageReader, LineReader {
   private closed = false;
   private folder: string | undefined;
   private readonly linked = new Set<string>();
+  private readonly maxCalls: number;
 
   constructor(opts: OcrPoolOptions = {}) {
     const size = opts.size ?? defaultPoolSize();
@@ -236,6 +247,7 @@ export class OcrPool implements PageReader, LineReader {
     this.langPath = opts.langPath;
     this.defaultLanguages = opts.defaultLanguages;
     this.scaling = { ...DEFAULT_SCALING, ...(opts.scaling ?? {}) };
+    this.maxCalls = opts.maxCallsPerWorker ?? WORKER_MAX_CALLS;
   }
 
   /** recognize() calls accepted and not yet settled (waiting for a worker or running). */
@@ -597,6 +609,9 @@ export class OcrPool implements PageReader, LineReader {
   private release(slot: Slot): void {
     slot.busy = false;
     if (slot.dead) return;
+    // a worker's WebAssembly memory only grows (to the largest page it has read): retired now and then,
+    // a long run's memory stays that of recent pages
+    if (++slot.calls >= this.maxCalls) { this.discard(slot, new ReceiptKitError('INTERNAL', 'OCR worker retired')); return; }
     slot.thread?.unref();
     this.dispatch();
   }
@@ -638,7 +653,7 @@ export class OcrPool implements PageReader, LineReader {
     });
     this.created++;
     const thread = (worker as unknown as { worker?: Slot['thread'] }).worker;
-    slot = { id: ++slotIds, worker, thread, langs: codes.join('+'), busy: false, dead: false, failed: false };
+    slot = { id: ++slotIds, worker, thread, langs: codes.join('+'), busy: false, dead: false, failed: false, calls: 0 };
     const s = slot;
     thread?.on('error', (e: unknown) => this.discard(s, new ReceiptKitError('INTERNAL', `OCR worker crashed: ${message(e)}`, { cause: e })));
     thread?.on('exit', () => { if (!s.dead) this.discard(s, new ReceiptKitError('INTERNAL', 'OCR worker exited')); });
