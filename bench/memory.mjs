@@ -2,7 +2,7 @@
 // RSS over a long run of the built library (dist/) in ONE process: the same small receipts extracted
 // again and again (OCR with both readers each time), RSS sampled every --sample calls.
 //
-//   node bench/memory.mjs [--n 2000] [--sample 50] [--json FILE]
+//   node bench/memory.mjs [--n 2000] [--sample 50] [--json FILE] [--store]
 //
 // Printed: calls, time, RSS start/median/max/end, and the medians of the first and last quarter of the
 // samples (growth without bound shows as a last quarter well above the first). Needs `npm run build`.
@@ -17,6 +17,7 @@ const flag = (name, def) => { const i = args.indexOf(`--${name}`); return i >= 0
 const N = Number(flag('n', 2000));
 const SAMPLE = Number(flag('sample', 50));
 const JSON_OUT = flag('json', '');
+const STORE = args.includes('--store');
 const { createEngine } = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
 
 const inputs = [];
@@ -31,11 +32,13 @@ const samples = [rss()];
 let failed = 0;
 const t0 = performance.now();
 for (let i = 0; i < N; i++) {
-  // refresh: the results cache of the engine must not answer repeated files
-  try { await engine.extract(inputs[i % inputs.length], { refresh: true }); } catch { failed++; }
+  // refresh: the results cache of the engine must not answer repeated files; incognito: nothing is
+  // kept in the (in-memory) store, whose growth is by design (--store keeps every reading there)
+  try { await engine.extract(inputs[i % inputs.length], { refresh: true, incognito: !STORE }); } catch { failed++; }
   if ((i + 1) % SAMPLE === 0) {
     samples.push(rss());
-    console.error(`[memory] ${i + 1}/${N} ${Math.round((performance.now() - t0) / 1000)} s rss ${samples.at(-1)} MB`);
+    const m = process.memoryUsage();
+    console.error(`[memory] ${i + 1}/${N} ${Math.round((performance.now() - t0) / 1000)} s rss ${samples.at(-1)} MB heap ${Math.round(m.heapUsed / 1048576)} external ${Math.round(m.external / 1048576)} MB`);
   }
 }
 await engine.close();

@@ -144,6 +144,20 @@ describe('the engine weighs both readings', () => {
     }
   }, 120_000);
 
+  it('a page upside down: the second reading made upright ahead of tesseract is not used, the page is read turned', async () => {
+    const engine = await createEngine({ workers: 1, confirmPasses: 0 });
+    try {
+      const turned = await sharp(path.join(FIX, 'receipt-en-simple.png')).rotate(180).png().toBuffer();
+      const x = await engine.analyze(turned, { refresh: true, incognito: true });
+      expect(x.targetRotation).toBe(180);
+      expect(x.fields.totalAmount?.value).toBe(29.05);
+      // PaddleOCR read the turned page too: had the upright-only reading been kept, it would not agree
+      expect(x.fields.evidence?.totalAmount?.join(' ')).toMatch(/second-reader-(agrees|more-confident)/);
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
+
   it('readerThreads: 1 reads the same total the fast way; 0 is refused', async () => {
     await expect(createEngine({ readerThreads: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: expect.stringMatching(/readerThreads/) });
     const one = await createEngine({ workers: 1, readerThreads: 1, reading: 'fast' });

@@ -92,6 +92,14 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     }
   }
 
+  // a one-page image: the second reader reads it upright (as most pages are) while tesseract reads it
+  // and finds its orientation, on another core; that reading is kept when tesseract finds the page
+  // upright, and the page is read again turned when it does not
+  let ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined;
+  if (one && readers.paddle && !signal.aborted) {
+    ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));
+    ahead.catch(() => undefined); // unused when the page is turned; a failure is reported where it is used
+  }
   const pages: Parameters<typeof buildDocument>[0] = [];
   let targetRotation = 0;
   let enhancedPhoto = false;
@@ -129,7 +137,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   let second: { doc: Document; fields: FieldResults } | undefined;
   if (image && readers.paddle && !signal.aborted) {
     try {
-      const page = await clock.time('read:paddleocr', () => readSecond(readers, image, document.pages[0]!.rotation, signal));
+      const rotation = document.pages[0]!.rotation;
+      const page = ahead && rotation === 0 ? await ahead : await clock.time('read:paddleocr', () => readSecond(readers, image, rotation, signal));
       const doc = buildDocument([{ ...page, index: 0 }]);
       second = { doc, fields: extractFields(doc, fieldContext) };
     } catch (e) {
