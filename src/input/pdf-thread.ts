@@ -116,7 +116,7 @@ class PdfThreads {
       slot.worker.ref();
       return slot;
     }
-    const worker = new Worker(this.scriptUrl()!, { resourceLimits: { maxOldGenerationSizeMb: PDF_THREAD_HEAP_MB }, stdout: false, stderr: false });
+    const worker = new Worker(this.scriptUrl()!, { execArgv: workerExecArgv(), resourceLimits: { maxOldGenerationSizeMb: PDF_THREAD_HEAP_MB }, stdout: false, stderr: false });
     return { worker, jobs: 0 };
   }
 
@@ -173,6 +173,21 @@ class PdfThreads {
       worker.postMessage({ ...job, bytes }, [bytes.buffer]);
     });
   }
+}
+
+/**
+ * The process's Node flags for a PDF thread, less those about the main script (`--input-type` with
+ * `-e`/`-p`: a thread started from a file refuses them, as in `node --input-type=module -e '...'`).
+ */
+export function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print' || a === '--input-type') { i++; continue; }
+    if (a.startsWith('--input-type=') || a.startsWith('--eval=') || a.startsWith('--print=') || a === '-pe') continue;
+    out.push(a);
+  }
+  return out;
 }
 
 function abortError(signal: AbortSignal, what: string): ReceiptKitError {
