@@ -319,6 +319,8 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     if (suffix) { score += 3; terms.push({ name: 'company-suffix', weight: 0.8 }); }
     else if (SHOP_WORD.test(u)) { score += 1; terms.push({ name: 'shop-word', weight: 0.4 }); }
     if (labelled) { score += 4; terms.push({ name: 'merchant-label', weight: 1.0 }); }
+    // a sentence that names a company ("im Namen und auf Rechnung der X GmbH", "operated on behalf of X Ltd"): legal small print, not the header's name
+    if (suffix && value.split(/\s+/).filter((w) => /^\p{Ll}[\p{Ll}'’.]*$/u.test(w)).length >= 3) { score -= 2; terms.push({ name: 'sentence', weight: -0.8 }); }
     if (customer.has(seg) && !labelled) { score -= 5; terms.push({ name: 'customer-block', weight: -2 }); }
     if (NOT_NAME.test(u) && !suffix) { score -= 3; terms.push({ name: 'not-a-name', weight: -1.5 }); }
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);

@@ -43,4 +43,9 @@ describe('header lines that never name the merchant', () => {
     ] }]);
     expect(extractFields(doc, ctx()).merchantName?.value).toBe('NORTH STAR FUEL');
   });
+
+  it('does not take a sentence that names a company (legal small print) over the header\'s name', () => {
+    const r = fields(['Westfalen Tankstelle', 'Verkauf im Namen und auf Rechnung der Autogas Handel GmbH', 'Diesel 45,00 A', 'SUMME EUR 45,00'].join('\n'));
+    expect(r.merchantName?.value).toBe('Westfalen Tankstelle');
+  });
 });
