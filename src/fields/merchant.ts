@@ -17,7 +17,7 @@ import type { Located } from './types.js';
 import { confidenceFrom } from '../resolve/confidence.js';
 import type { EvidenceTerm } from '../resolve/confidence.js';
 
-const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
+const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|M\.?B\.?H\.?|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
 /** Company forms, OCR-tolerant for the Malaysian ones (S/B read as 5/B, SDN BHD as SON BHD). */
 const COMPANY_SUFFIX = new RegExp(String.raw`(?:^|[\s,.(])(?:${STRONG_SUFFIX_PATTERN}|[S5$&§][/\\][B8R0D]|S[O0E]N\.?\s*[BT8I]H[D0]|SDN\.?\s*\w{2,3}|[BT8]HD)(?=$|[\s,.)])`);
 const SUFFIX_AT_END = new RegExp(String.raw`(?:^|\s)(?:${COMPANY_SUFFIX_PATTERN})\s*$`);
@@ -31,6 +31,8 @@ export const weakSuffix = (t: string): boolean => {
   return (!!end && /\p{L}{3}/u.test(t.slice(0, end.index))) || WEAK_SUFFIX_START.test(t);
 };
 const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || weakSuffix(u.trim());
+/** A short company form printed in lower case ("... WHE as") is a word, not a form (forms print as AS, AB, Oy, SpA). */
+const lowerWeakSuffix = (value: string) => /\s\p{Ll}{2,3}\.?$/u.test(value.trim()) && weakSuffix(fold(value).trim()) && !COMPANY_SUFFIX.test(` ${fold(value)} `);
 const COUNTRY_ONLY = /^(?:MALAYSIA|INDONESIA|SINGAPORE|FRANCE|GERMANY|DEUTSCHLAND|NEDERLAND|NETHERLANDS|UNITED STATES|USA|UNITED KINGDOM|UK|INDIA|AUSTRALIA|HONG KONG)\W*$/;
 /** Shop-type words that often name the merchant when no company form is printed. */
 const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK)\b/;
@@ -50,7 +52,27 @@ const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|
  * customer ("UNSERE ÖFFNUNGSZEITEN", "Mein Drogeriemarkt", "Es gibt immer was zu tun"), the cashier or
  * server, payment and card lines ("VISA DEBIT", "Kartenzahlung"). Patterns run on folded text.
  */
-const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+/**
+ * Lines that show a price or an amount of money ("KAART 53.78", "Bio Orangen 2,49 A", "Win one of 5 prizes
+ * of £200"): item, payment and promotion lines, never the merchant's name.
+ */
+const MONEY_LINE = /\d[.,]\d{2}\s*[A-Z*]?\s*$|[£$€]\s?\d/;
+/**
+ * Words of the numbered things a receipt prints in its header (store, table, seat, check, register,
+ * server numbers, the service type): a line of only these and numbers ("Store # 176", "Tab #12",
+ * "SEAT NUMBER 1", "Dining") names no merchant.
+ */
+const COUNTER_WORDS = new Set(['STORE', 'SHOP', 'BRANCH', 'TAB', 'TABLE', 'TBL', 'SEAT', 'SEATS', 'GUEST', 'GUESTS', 'GST', 'GSTS', 'COVER', 'COVERS', 'CHECK', 'CHK',
+  'ORDER', 'NUMBER', 'NO', 'NR', 'NUM', 'REGISTER', 'REG', 'TERMINAL', 'TERM', 'TRANS', 'TRANSACTION', 'SERVER', 'SRVR', 'CLERK', 'CASHIER', 'STATION', 'LANE',
+  'POS', 'TILL', 'ID', 'SALE', 'SALES', 'RECEIPT', 'INVOICE', 'BILL', 'DINING', 'DINE', 'IN', 'TAKE', 'OUT', 'TAKEOUT', 'TAKEAWAY', 'CARRYOUT', 'TO', 'GO',
+  'EAT', 'HERE', 'ROOM', 'DRIVE', 'THRU', 'COUNTER', 'COPY', 'CUSTOMER', 'MERCHANT']);
+export function countersOnly(value: string): boolean {
+  const words = fold(value).split(/[^A-Z0-9]+/).filter(Boolean);
+  // numbers, and single letters (OCR noise: "Tab #12 x")
+  const named = words.filter((w) => !/\d/.test(w) && w.length > 1);
+  return named.length > 0 && named.every((w) => COUNTER_WORDS.has(w));
+}
 /** Street lines: street words (with their OCR forms: StraBe, Strafle), or a word and a house number. */
 const STREET_LINE = /STRA(?:SS|ß|B|F|FL|FI|8)E\b|\bSTR\.|\b\p{L}+(?:STR|WEG|ALLEE|PLATZ|GASSE)\b|\b(?:STRASSE|WEG|ALLEE|PLATZ|GASSE)\b/iu;
 const WORD_AND_HOUSE_NUMBER = /^[\p{L}][\p{L}\s.'-]{3,}\s\d{1,4}\s?[a-z]?$/iu;
@@ -180,7 +202,7 @@ function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ b
   // a line that is a brand (and at most one more word, a branch) below the header's first lines (a logo's noise above it)
   for (const line of lines.slice(0, 30)) {
     const m = brandAtStart(line.text.replace(/^[^\p{L}\d]+/u, ''));
-    if (m && m.of - m.words <= 1 && brandInCountry(m.brand, country) && !streetLine(line.text, locale) && !NEVER_NAME.test(fold(line.text))) out.push({ brand: m.brand, line, how: 'line' });
+    if (m && m.of - m.words <= 1 && brandInCountry(m.brand, country) && !streetLine(line.text, locale) && !NEVER_NAME.test(fold(line.text)) && !countersOnly(m.brand.name)) out.push({ brand: m.brand, line, how: 'line' });
   }
   for (const line of lines.slice(0, 3)) {
     // one word read with some confidence: a logo's letters, not noise
@@ -279,6 +301,13 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
       while (k < seg.words.length - 1 && seg.words[k]!.confidence < 0.5) k++;
       const rest = seg.words.slice(k);
       if (k > 0 && rest.length >= 2 && rest.every((w) => w.confidence >= 0.75)) text = rest.map((w) => w.text).join(' ');
+      else {
+        // and after it: trailing words read at next to no confidence ("BP STATION VAN YEEN-eem eee.")
+        let e = seg.words.length;
+        while (e > 2 && seg.words[e - 1]!.confidence < 0.3) e--;
+        const kept = seg.words.slice(0, e);
+        if (e < seg.words.length && kept.reduce((a, w) => a + w.confidence, 0) / kept.length >= 0.6) text = kept.map((w) => w.text).join(' ');
+      }
     }
     const value = cleanName(labelled ? seg.text.slice(lm!.index + lm![0].length) : text);
     const u = fold(value);
@@ -286,16 +315,18 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     if (ignore && (squash(value).includes(ignore) || (ignore.includes(squash(value)) && squash(value).length >= 4))) return;
     const terms: EvidenceTerm[] = [];
     let score = 0;
-    const suffix = hasSuffix(u);
+    const suffix = hasSuffix(u) && !lowerWeakSuffix(value);
     if (suffix) { score += 3; terms.push({ name: 'company-suffix', weight: 0.8 }); }
     else if (SHOP_WORD.test(u)) { score += 1; terms.push({ name: 'shop-word', weight: 0.4 }); }
     if (labelled) { score += 4; terms.push({ name: 'merchant-label', weight: 1.0 }); }
+    // a sentence that names a company ("im Namen und auf Rechnung der X GmbH", "operated on behalf of X Ltd"): legal small print, not the header's name
+    if (suffix && value.split(/\s+/).filter((w) => /^\p{Ll}[\p{Ll}'’.]*$/u.test(w)).length >= 3) { score -= 2; terms.push({ name: 'sentence', weight: -0.8 }); }
     if (customer.has(seg) && !labelled) { score -= 5; terms.push({ name: 'customer-block', weight: -2 }); }
     if (NOT_NAME.test(u) && !suffix) { score -= 3; terms.push({ name: 'not-a-name', weight: -1.5 }); }
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
     // opening hours, taglines, cashier and card lines, street lines: never the name
-    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value))) return;
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
     const brand = brandAtStart(value);
     const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
     // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name

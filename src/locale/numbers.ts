@@ -4,6 +4,8 @@
  * validating that the text really is a number, and repairing the usual OCR confusions in digit runs.
  */
 
+import { MONTHS } from './lexicon.js';
+
 export interface NumberConventions {
   /** Decimal comma (`12,50`); undefined when unknown. */
   decimalComma?: boolean;
@@ -116,6 +118,9 @@ export function repairDigitRuns(text: string): { text: string; repairs: Array<{ 
     const before = text[offset - 1] ?? ' ';
     const after = text[offset + run.length] ?? ' ';
     if (/\p{L}/u.test(before) || /\p{L}/u.test(after)) return run;
+    // a date with its month name between the digits ("16AUG2015"): the letters are the month, not digits
+    const letters = /\d([A-Za-z]{3,})\d/.exec(run);
+    if (letters && MONTHS[letters[1]!.toLowerCase()] !== undefined) return run;
     // a look-alike letter at the edge next to a letter-like context is more likely a word
     if (!/\d/.test(run[0]!) && !/\d/.test(run[run.length - 1]!) && look > 1) return run;
     // a trailing single letter after a complete amount is usually a tax code ("9.90S"), not a digit

@@ -23,6 +23,7 @@ import type { Document } from '../document/types.js';
 import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from '../fields/types.js';
 import { closestLine } from './second-look.js';
 import { roundConfidence } from '../resolve/confidence.js';
+import { AMBIGUOUS_ORDER_MAX_CONFIDENCE, ORDER_UNSETTLED } from '../resolve/dates.js';
 import { same } from '../resolve/arithmetic.js';
 
 /** The readers disagree: the chosen value stays below this. */
@@ -121,4 +122,15 @@ function mapItem(doc: Document, secondDoc: Document, it: LineItem): LineItem {
     lineIndex: lineIndices[0] ?? Math.max(0, mapLine(doc, secondDoc, it.lineIndex)),
     lineIndices,
   };
+}
+
+/**
+ * A date whose day/month order nothing on the page settled stays below 0.9 whatever the other readings
+ * say: a second reader, a re-read line or a confirming pass agree on the digits ("04/07/2018"), not on
+ * which is the month (measured: a US receipt's 04/07/2018 read day-first, 0.38, raised to 0.91 by agreement).
+ */
+export function capUnsettledOrder(fields: FieldResults): FieldResults {
+  const d = fields.date;
+  if (!d || d.confidence <= AMBIGUOUS_ORDER_MAX_CONFIDENCE || !fields.evidence?.date?.includes(ORDER_UNSETTLED)) return fields;
+  return { ...fields, date: { ...d, confidence: AMBIGUOUS_ORDER_MAX_CONFIDENCE } };
 }

@@ -22,7 +22,7 @@ import { buildDocument, lineFromWords } from '../document/geometry.js';
 import { linesFromWords } from '../document/layout.js';
 import { extractFields } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
-import { combineReadings } from './combine.js';
+import { capUnsettledOrder, combineReadings } from './combine.js';
 import { REREAD_HEIGHTS, secondLookDate, secondLookItems, withLine } from './second-look.js';
 import { analysisCopy, rotateGray } from '../ocr/preprocess.js';
 import type { Rotation, WorkingImage } from '../ocr/preprocess.js';
@@ -162,7 +162,7 @@ export async function readImageFast(page: RasterPage, readers: FastReaders, ctx:
     const now = fields;
     fields = await guarded(() => secondLookItems(doc, now, ctx.fields, reread), now);
   }
-  return { document: doc, fields, rotation, orientationConfidence, warnings };
+  return { document: doc, fields: capUnsettledOrder(fields), rotation, orientationConfidence, warnings };
 }
 
 /** Lines of the header band: from the top to the line before the first amount or date, at most HEADER_MAX_LINES. */

@@ -21,7 +21,7 @@ import { toPage } from '../ocr/pool.js';
 import type { RecognizeOptions } from '../ocr/pool.js';
 import { countryLanguage } from '../ocr/languages.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './second-look.js';
-import { combineReadings, readersAgree } from './combine.js';
+import { capUnsettledOrder, combineReadings, readersAgree } from './combine.js';
 import { readImageFast } from './fast.js';
 import { StageClock } from './clock.js';
 import type { Readers } from './readers.js';
@@ -207,6 +207,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   }
   // the second reading weighed against the first (and what the re-readings above made of it)
   if (second) fields = combineReadings(document, fields, second.doc, second.fields);
+  fields = capUnsettledOrder(fields);
   warnings.push(...fields.warnings);
   return { document, fields, rotation: targetRotation, warnings };
 }

@@ -18,6 +18,8 @@ export interface ChosenDate {
 
 /** Highest confidence of a date read in an order (day/month or month/day) that the evidence did not settle. */
 export const AMBIGUOUS_ORDER_MAX_CONFIDENCE = 0.85;
+/** Evidence term of a date whose day/month order nothing settled. */
+export const ORDER_UNSETTLED = 'order-unsettled';
 
 const keyOf = (c: DateCandidate) => `${c.date.y}-${c.date.m}-${c.date.d}`;
 const msOf = (c: DateCandidate) => Date.UTC(c.date.y, c.date.m - 1, c.date.d);
@@ -110,8 +112,10 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
     else if (ms < window.minMs) terms.push({ name: 'old', weight: -1.5 });
     let confidence = confidenceFrom(0.9, terms);
     // a day/month order nothing settles (no country, no unambiguous date, no month name) is never a 0.9
-    if (terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous)) confidence = Math.min(confidence, AMBIGUOUS_ORDER_MAX_CONFIDENCE);
-    out.date = { candidate: c, confidence, evidence: terms.map((t) => `${t.name}(${t.weight})`) };
+    const unsettled = terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous);
+    if (unsettled) confidence = Math.min(confidence, AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    // ORDER_UNSETTLED marks the value for the readings combined later (read/combine.ts keeps the cap)
+    out.date = { candidate: c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...(unsettled ? [ORDER_UNSETTLED] : [])] };
   }
   const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];
   if (due) {

@@ -290,19 +290,26 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
   const total = out.total?.value;
 
   // --- subtotal, tax, rounding, paid, change, discount, tip: consistent with the total when possible ---
-  const pickConsistent = (list: MoneyCandidate[], test: (v: number) => boolean, baseConf: number, okConf: number): ChosenAmount | undefined => {
+  const pickConsistent = (list: MoneyCandidate[], test: (v: number, c: MoneyCandidate) => boolean, baseConf: number, okConf: number): ChosenAmount | undefined => {
     const usable = list.filter((c) => c.amount.moneyLike || c.amount.alternatives.length);
     const hits: Array<{ c: MoneyCandidate; v: number; ok: boolean }> = [];
     for (const c of usable) {
       const vals = c.amount.moneyLike ? [c.amount.value, ...c.amount.alternatives] : c.amount.alternatives;
-      for (const v of vals) hits.push({ c, v, ok: total !== undefined && test(v) });
+      for (const v of vals) hits.push({ c, v, ok: total !== undefined && test(v, c) });
     }
     const ok = hits.find((h) => h.ok);
     const chosen = ok ?? hits.filter((h) => h.c.amount.moneyLike && h.v === h.c.amount.value).pop();
     if (!chosen) return undefined;
     return { value: cents(chosen.v), confidence: roundConfidence(ok ? okConf : baseConf), source: chosen.c, keyword: chosen.c.label?.keyword ?? '-', evidence: ok ? ['consistent-with-total'] : [] };
   };
-  const taxes = by('tax', 'taxIncluded').filter((c) => c.amount.value >= 0 && (total === undefined || c.amount.value < total * 0.5 + tol));
+  // a tax amount too large for the total may have lost its decimal point ("Tax 6.25% +$257"): its repaired reading
+  const taxSized = (v: number) => v >= 0 && (total === undefined || v < total * 0.5 + tol);
+  const taxes = by('tax', 'taxIncluded').flatMap((c): MoneyCandidate[] => {
+    if (taxSized(c.amount.value)) return [c];
+    const alt = c.amount.alternatives.find(taxSized);
+    // only as an alternative: taken when it agrees with the total, never as a fallback
+    return alt !== undefined ? [{ ...c, amount: { ...c.amount, value: alt, moneyLike: false, alternatives: [alt] } }] : [];
+  });
   const subtotals = by('subtotal', 'taxBase').filter((c) => c.amount.value > 0 && (total === undefined || c.amount.value <= total * 1.5));
   const roundV = roundingCands.map((r) => r.amount.value);
   const discV = by('discount').map((d) => Math.abs(d.amount.value));
@@ -310,7 +317,11 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
 
   const sub = pickConsistent(subtotals, (v) => taxes.some((t) => sumsTo([v, t.amount.value])) || (sumsTo([v]) && taxes.some((t) => t.role === 'taxIncluded')), 0.55, 0.9);
   if (sub) out.subtotal = sub;
-  const taxChoice = pickConsistent(taxes, (v) => subtotals.some((s) => sumsTo([s.amount.value, v])) || facts.summaryRows.some((r) => eq(r.tax, v) && total !== undefined && eq(r.net + r.tax, total)) || (taxes.find((t) => t.role === 'taxIncluded' && eq(t.amount.value, v)) !== undefined && plausibleIncludedTax(v, total!)), 0.5, 0.88);
+  const taxChoice = pickConsistent(taxes, (v, c) => subtotals.some((s) => sumsTo([s.amount.value, v])) || facts.summaryRows.some((r) => eq(r.tax, v) && total !== undefined && eq(r.net + r.tax, total)) || (taxes.find((t) => t.role === 'taxIncluded' && eq(t.amount.value, v)) !== undefined && plausibleIncludedTax(v, total!))
+    // the rate printed on the tax line gives it from the total ("VAT (20.00%) 22.82" of 136.95, "Tax 6.25% 2.57" of 43.67)
+    || (!opts.wholeCurrency && v > 0 && taxAtPrintedRate(facts, c.lineIndex, v, total!))
+    // a subtotal that is already the total: the tax printed above it is included, at a usual rate
+    || (v > 0 && subtotals.some((s) => sumsTo([s.amount.value])) && plausibleIncludedTax(v, total!)), 0.5, 0.88);
   // several tax lines (CGST + SGST, 7 % + 19 %) that together close subtotal + tax = total
   const taxLines = taxes.filter((t) => t.amount.moneyLike && t.amount.value > 0);
   const taxSum = cents(taxLines.reduce((a, t) => a + t.amount.value, 0));
@@ -405,6 +416,16 @@ function summaryRowsTax(facts: MoneyFacts, total: number, tol: number): ChosenAm
   const source = facts.candidates.find((c) => c.amount === a);
   if (!source) return undefined;
   return { value: tax, confidence: 0.75, source, keyword: 'summary', evidence: ['tax-summary-rows'] };
+}
+
+/**
+ * The tax at the rate printed on its line (0-30 %) of the total: tax = total x rate / (100 + rate), the
+ * same whether the tax is added to a net or included in the total (a cent and a half of rounding).
+ */
+function taxAtPrintedRate(facts: MoneyFacts, lineIndex: number, tax: number, total: number): boolean {
+  const f = facts.lines.find((l) => l.line.index === lineIndex);
+  const rate = f?.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+  return !!rate && Math.abs(tax - total * rate.value / (100 + rate.value)) <= 0.015;
 }
 
 /** A tax printed as "included" is plausible at a common rate of the total (5-25 %). */

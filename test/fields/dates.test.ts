@@ -149,3 +149,19 @@ describe('a year printed against the time (a reader that drops the space)', () =
     expect(parseTime('ID 551818:23')).toBeUndefined();
   });
 });
+
+describe('month-name dates with OCR slips', () => {
+  it('reads a day, month name and year printed without spaces ("16AUG2015"), not as digits', async () => {
+    const { repairDigitRuns } = await import('../../src/locale/numbers.js');
+    expect(repairDigitRuns('C9062 #0272 22:42:33 16AUG2015').text).toContain('16AUG2015');
+    const { extractFields } = await import('../../src/fields/index.js');
+    const { documentFromText } = await import('../../src/document/geometry.js');
+    const r = extractFields(documentFromText(['GROCER LTD', 'BANANA £0.20', 'BALANCE DUE £0.20', 'C9062 #0272 22:42:33 16AUG2015'].join('\n')), { extractTime: false, now: new Date('2024-06-01T00:00:00Z') });
+    expect(r.date?.value.slice(0, 10)).toBe('2015-08-16');
+  });
+  it("reads a month name, day and a two-digit year after a typographic apostrophe (\"Jul03’ 12\")", async () => {
+    const { parseDates } = await import('../../src/locale/dates.js');
+    const [d] = parseDates('Jul03’ 12 02:34pm', false, 2025);
+    expect(d && [d.y, d.m, d.d]).toEqual([2012, 7, 3]);
+  });
+});

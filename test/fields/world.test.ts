@@ -14,6 +14,12 @@ describe('locale from weighed evidence', () => {
     expect(l.countryCode).toBe('US');
     expect(l.dayFirst).toBe(false);
   });
+  it('a US state code read in title case with its ZIP ("Boston, Ma 02114") is the US, month-first', () => {
+    const l = locale(['Harvard Gardens', '320 Cambridge St.', 'Boston, Ma 02114', 'Server: Jennifer 04/07/2018', 'Total 70.97']);
+    expect(l.countryCode).toBe('US');
+    expect(l.dayFirst).toBe(false);
+    expect(locale(['Cafe Roma', 'Roma, Ma']).countryCode).not.toBe('US');
+  });
   it('a UK postcode with pounds is GB, day-first', () => {
     const l = locale(['THE CROWN', '1 High Street', 'London SW1A 1AA', 'Ale £4.50', 'TOTAL £4.50', 'VAT 0.75']);
     expect(l.countryCode).toBe('GB');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { combineReadings, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
+import { capUnsettledOrder, combineReadings, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
+import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../../src/resolve/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
 const ctx = { extractTime: false, extractLineItems: true, now: new Date('2024-06-01T00:00:00Z') };
@@ -86,5 +87,24 @@ describe('two readings weighed', () => {
     // read clearly enough the first time: kept
     const clear = doubtful(rows('BUTTER SC0NE'), 2, 0.8);
     expect(combineReadings(clear.doc, clear.fields, b.doc, b.fields).lineItems?.[0]?.name.value).toBe('BUTTER SC0NE');
+  });
+});
+
+describe('a day/month order nothing settles', () => {
+  it('stays below 0.9 when the readings agree on the digits', () => {
+    const lines = ['CORNER SHOP', 'Server: Jennifer 04/07/2018 10:00', 'Tea 3.00', 'Total 3.00'];
+    const a = read(lines), b = read(lines);
+    expect(a.fields.date!.confidence).toBeLessThanOrEqual(AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    expect(a.fields.evidence?.date).toContain('order-unsettled');
+    // agreement (and a re-read line, a pass) raise the digits' confidence, not the order's
+    const raised = { ...a.fields, date: { ...a.fields.date!, confidence: 0.95 } };
+    expect(capUnsettledOrder(raised).date!.confidence).toBe(AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    expect(capUnsettledOrder(combineReadings(a.doc, raised, b.doc, b.fields)).date!.confidence).toBeLessThanOrEqual(AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+  });
+  it('does not touch a date whose order the page settles', () => {
+    const a = read(['CORNER SHOP', 'Date: 24/07/2018 10:00', 'Tea 3.00', 'Total 3.00']);
+    expect(a.fields.evidence?.date).not.toContain('order-unsettled');
+    const raised = { ...a.fields, date: { ...a.fields.date!, confidence: 0.95 } };
+    expect(capUnsettledOrder(raised).date!.confidence).toBe(0.95);
   });
 });

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { documentFromText } from '../../src/document/geometry.js';
+import type { FieldContext } from '../../src/fields/types.js';
+
+const ctx = (): FieldContext => ({ extractTime: false, now: new Date('2024-06-01T00:00:00Z') });
+const fields = (lines: string[]) => extractFields(documentFromText(lines.join('\n')), ctx());
+
+describe('tax lines read with OCR slips', () => {
+  it('takes a tax that lost its decimal point when subtotal + tax make the total ("Tax 6.25% +$257")', () => {
+    const r = fields(['BEAUTY SUPPLY', 'Polish 41.10', 'Subtotal $41.10', 'Tax 6.25% Tax +$257', 'RECEIPT TOTAL $43.67']);
+    expect(r.taxAmount?.value).toBe(2.57);
+  });
+  it('takes a tax that lost its decimal point at the rate printed on its line, with no subtotal', () => {
+    const r = fields(['THE CORNER PUB', 'Item Total £ 151.95', 'Total £ 136.95', 'Inol.of VAT (20.00%) 3 2282', 'Total Paid £ 136.95']);
+    expect(r.taxAmount?.value).toBe(22.82);
+  });
+  it('does not take a tax that matches neither the printed rate nor a subtotal', () => {
+    const r = fields(['THE CORNER PUB', 'Total £ 136.95', 'VAT (20.00%) 1990', 'Total Paid £ 136.95']);
+    expect(r.taxAmount?.value).not.toBe(19.9);
+  });
+  it('reads "VAT <word> in total" as the included tax, not a total (an OCR-broken "included")', () => {
+    const r = fields(['CAFE NERO', 'Latte 2.99', 'Panini 15.00', 'TOTAL £17.99', 'VAT fricluded in total: £2.72']);
+    expect(r.totalAmount?.value).toBe(17.99);
+    expect(r.taxAmount?.value).toBe(2.72);
+  });
+  it('takes a tax printed above a subtotal that already equals the total, at a usual rate', () => {
+    const r = fields(['IRISH PUB', 'Guinness 23.00', 'Tax: 1 87', 'Sub-total: 23.00', 'Total Due: 23.00']);
+    expect(r.taxAmount?.value).toBe(1.87);
+  });
+});
