@@ -290,16 +290,7 @@ export class OcrPool implements PageReader, LineReader {
     } catch {
       return; // languages that are not installed: the page's own call reports it
     }
-    this.creating++;
-    this.spawn(codes).then(
-      (s) => {
-        this.creating--;
-        if (this.closed) { void this.kill(s, closedError()); return; }
-        this.slots.push(s);
-        this.dispatch();
-      },
-      () => { this.creating--; this.dispatch(); },
-    );
+    this.grow(codes, () => undefined);
   }
 
   /** OCRs one raster page: orientation, scaling, recognition, boxes mapped back to original pixels. */
@@ -581,29 +572,39 @@ export class OcrPool implements PageReader, LineReader {
         continue;
       }
       if (this.slots.length + this.creating < this.size) {
-        this.creating++;
-        this.spawn(head.langs.split('+')).then(
-          (s) => {
-            this.creating--;
-            if (this.closed) { void this.kill(s, closedError()); return; }
-            this.slots.push(s);
-            this.dispatch();
-          },
-          (e: unknown) => {
-            this.creating--;
-            // the page that asked for this worker fails; later ones get their own attempt
-            const i = this.waiters.indexOf(head);
-            if (i >= 0) {
-              this.waiters.splice(i, 1);
-              if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
-              head.reject(e);
-            }
-            this.dispatch();
-          },
-        );
+        this.grow(head.langs.split('+'), (e) => {
+          // the page that asked for this worker fails; later ones get their own attempt
+          const i = this.waiters.indexOf(head);
+          if (i >= 0) {
+            this.waiters.splice(i, 1);
+            if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
+            head.reject(e);
+          }
+        });
       }
       return;
     }
+  }
+
+  /**
+   * Starts one more worker for `codes`: once up it joins the pool and waiting pages are served; when it
+   * cannot start, `onError` hears why (then waiting pages are served as before).
+   */
+  private grow(codes: string[], onError: (e: unknown) => void): void {
+    this.creating++;
+    this.spawn(codes).then(
+      (s) => {
+        this.creating--;
+        if (this.closed) { void this.kill(s, closedError()); return; }
+        this.slots.push(s);
+        this.dispatch();
+      },
+      (e: unknown) => {
+        this.creating--;
+        onError(e);
+        this.dispatch();
+      },
+    );
   }
 
   private release(slot: Slot): void {
