@@ -25,6 +25,8 @@ import { closestLine } from './second-look.js';
 import { roundConfidence } from '../resolve/confidence.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE, ORDER_UNSETTLED } from '../resolve/dates.js';
 import { same } from '../resolve/arithmetic.js';
+import { editDistance } from '../locale/keywords.js';
+import { fold } from '../fields/text.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
@@ -71,6 +73,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
+  out = combineNames(doc, out, secondDoc, second, tag);
   // items: the second reading's when they add up and the first's do not, or add up only within the
   // check's tolerance where the second's add up closer (a digit misread by one cent)
   if (second.lineItems?.length && second.itemsCheck?.matches && (!fields.itemsCheck?.matches || sumGap(second.itemsCheck) < sumGap(fields.itemsCheck) - 0.001)) {
@@ -91,6 +94,43 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     if (renamed) out = { ...out, lineItems: items, evidence: note('lineItems', [...(fields.evidence?.lineItems ?? []), `${tag}-names:${renamed}`]) };
   }
   return out;
+}
+
+/** Letters and digits only, upper case: "Harvard Gardens" and PaddleOCR's "HarvardGardens" are one name. */
+const squashName = (s: string): string => fold(s).replace(/[^A-Z0-9&]/g, '');
+
+/** Two readings of one name: one holds the other (4 characters at least), or they differ in at most a fifth of their letters. */
+export function sameName(a: string, b: string): boolean {
+  const x = squashName(a), y = squashName(b);
+  if (!x || !y) return false;
+  const [s, t] = x.length <= y.length ? [x, y] : [y, x];
+  if (s.length >= 4 && t.includes(s)) return true;
+  const cap = Math.floor(t.length / 5);
+  return editDistance(x, y, cap + 1) <= cap;
+}
+
+/**
+ * The merchant's name, weighed like the values above: the same name in both readings keeps the more
+ * confident reading of it; different names, the more confident one held below 0.9 (PaddleOCR often reads
+ * a logo or a large name tesseract turns to noise, and tesseract now and then the other way round).
+ */
+function combineNames(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag: string): FieldResults {
+  const a = fields.merchantName, b = second.merchantName;
+  if (!b) return fields;
+  const note = (terms: string[]) => ({ ...fields.evidence, merchantName: terms });
+  if (a && sameName(a.value, b.value)) {
+    if (b.confidence <= a.confidence) return { ...fields, evidence: note([...(fields.evidence?.merchantName ?? []), `${tag}-agrees`]) };
+    const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
+    if (lineIndex < 0) return fields;
+    return { ...fields, merchantName: { ...b, lineIndex, boxes: doc.lines[lineIndex] ? b.boxes : a.boxes }, evidence: note([...(second.evidence?.merchantName ?? []), `${tag}-agrees`]) };
+  }
+  if (a && b.confidence <= a.confidence) {
+    return { ...fields, merchantName: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note([...(fields.evidence?.merchantName ?? []), `${tag}-differs`]) };
+  }
+  const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
+  if (lineIndex < 0) return fields;
+  const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
+  return { ...fields, merchantName: { ...b, lineIndex, confidence }, evidence: note([...(second.evidence?.merchantName ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
 }
 
 /** Mean OCR confidence of the words an item part was read from (0 when none are found). */

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import { combineReadings, READERS_DISAGREE_CAP, sameName } from '../../src/read/combine.js';
+import { documentFromText } from '../../src/document/geometry.js';
+import type { Document } from '../../src/document/types.js';
+
+const ctx = { extractTime: false, extractLineItems: false, now: new Date('2024-06-01T00:00:00Z') };
+/** A reading whose first line's words were read at `headConf` (a logo tesseract turned to noise, or read clearly). */
+const read = (lines: string[], headConf = 0.95) => {
+  const doc: Document = documentFromText(lines.join('\n'));
+  for (const w of doc.lines[0]!.words) w.confidence = headConf;
+  doc.lines[0]!.confidence = headConf;
+  return { doc, fields: extractFields(doc, ctx) };
+};
+const BODY = ['3123 CLEMENTS ST', 'SAN FRANCISCO CA 94121', '8/9/2008', 'SUBTOTAL 79.50', 'SALES TAX 6.76', 'TOTAL 86.26'];
+
+describe('the merchant\'s name weighed between two readings', () => {
+  it('one name in two spellings (PaddleOCR runs the words together) is one name', () => {
+    expect(sameName('Harvard Gardens', 'HarvardGardens')).toBe(true);
+    expect(sameName('RAJ GAYLORD', 'RAJGAYLORD INDIAN RESTAURANT')).toBe(true);
+    expect(sameName('Coloniai C.C.', 'Colonial C.C.')).toBe(true);
+    expect(sameName('MERRY HILL', 'VOLUME ONE')).toBe(false);
+    expect(sameName('ROSS', 'DRESS FOR LESS')).toBe(false);
+  });
+
+  it('the name the second reader read clearly replaces the first reading\'s noise, held below 0.9', () => {
+    const a = read(['#B0O1 boy A', ...BODY], 0.3);
+    const b = read(['OYAJI RESTAURANT', ...BODY]);
+    expect(b.fields.merchantName!.confidence).toBeGreaterThan(a.fields.merchantName?.confidence ?? 0);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.merchantName?.value).toBe('OYAJI RESTAURANT');
+    expect(out.merchantName!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+    expect(out.merchantName!.lineIndex).toBe(0);
+    expect(out.evidence?.merchantName).toContain('second-reader-more-confident');
+    // the other way round, the first reading's clear name stands, also held below 0.9
+    const back = combineReadings(b.doc, b.fields, a.doc, a.fields);
+    expect(back.merchantName?.value).toBe('OYAJI RESTAURANT');
+    expect(back.merchantName!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+  });
+
+  it('the same name in both readings keeps its confidence', () => {
+    const a = read(['OYAJI RESTAURANT', ...BODY]);
+    const b = read(['OYAJIRESTAURANT', ...BODY]);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.merchantName?.value).toBe(a.fields.merchantName!.value);
+    expect(out.merchantName!.confidence).toBe(Math.max(a.fields.merchantName!.confidence, b.fields.merchantName!.confidence));
+    expect(out.evidence?.merchantName).toContain('second-reader-agrees');
+  });
+});
