@@ -112,6 +112,10 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
     if (ok(net, tax)) {
       summaryRows.push({ lineIndex: f.line.index, net, tax, amounts: money.slice(-2) });
       inSummary.add(j);
+    } else if (tax < net && ok(net - tax, tax)) {
+      // "<rate>% <gross> <tax>": the tax included in the gross ("INCL. BTW 6.00% 21.95 1.24")
+      summaryRows.push({ lineIndex: f.line.index, net: Math.round((net - tax) * 100) / 100, tax, gross: net, amounts: money.slice(-2) });
+      inSummary.add(j);
     } else if (money.length >= 3) {
       // German VAT rows print the three in any order ("A 7% 0,16 2,33 2,49": tax, net, gross)
       const [n3, t3, g3] = netTaxGross(money.slice(-3).map((a) => a.value) as [number, number, number]);

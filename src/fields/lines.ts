@@ -46,6 +46,8 @@ export interface LineFacts {
 
 interface Token { start: number; end: number; canon: string; fuzzy: boolean; canonStart: number }
 
+const GLUED_TOTAL = /^\p{L}{3,}TOTAL$/iu;
+
 /** Splits a line into word tokens (also at brackets, colons and letter-hyphen-letter), canonicalised. */
 export function tokenize(text: string): { canon: string; tokens: Token[] } {
   const tokens: Token[] = [];
@@ -60,6 +62,10 @@ export function tokenize(text: string): { canon: string; tokens: Token[] } {
     const word = m[0];
     if (/\p{L}[-/]\p{L}/u.test(word) && !/^\d/.test(word)) {
       while ((p = partRe.exec(word))) if (!/^[-/]$/.test(p[0])) pieces.push({ s: p[0], at: m.index + p.index });
+    } else if (GLUED_TOTAL.test(word) && !/^(?:SUB|GRAND)/i.test(word)) {
+      // a word run into TOTAL, as PaddleOCR reads a line without its spaces ("RECEIPTTOTAL", "OrderTotal")
+      const cut = word.length - 5;
+      pieces.push({ s: word.slice(0, cut), at: m.index }, { s: word.slice(cut), at: m.index + cut });
     } else pieces.push({ s: word, at: m.index });
     for (const piece of pieces) {
       const c = canonicalWord(piece.s);

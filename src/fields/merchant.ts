@@ -16,6 +16,7 @@ import type { Segment } from './text.js';
 import type { Located } from './types.js';
 import { confidenceFrom } from '../resolve/confidence.js';
 import type { EvidenceTerm } from '../resolve/confidence.js';
+import { editDistance } from '../locale/keywords.js';
 
 const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|M\.?B\.?H\.?|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
 /** Company forms, OCR-tolerant for the Malaysian ones (S/B read as 5/B, SDN BHD as SON BHD). */
@@ -67,14 +68,25 @@ const COUNTER_WORDS = new Set(['STORE', 'SHOP', 'BRANCH', 'TAB', 'TABLE', 'TBL',
   'ORDER', 'NUMBER', 'NO', 'NR', 'NUM', 'REGISTER', 'REG', 'TERMINAL', 'TERM', 'TRANS', 'TRANSACTION', 'SERVER', 'SRVR', 'CLERK', 'CASHIER', 'STATION', 'LANE',
   'POS', 'TILL', 'ID', 'SALE', 'SALES', 'RECEIPT', 'INVOICE', 'BILL', 'DINING', 'DINE', 'IN', 'TAKE', 'OUT', 'TAKEOUT', 'TAKEAWAY', 'CARRYOUT', 'TO', 'GO',
   'EAT', 'HERE', 'ROOM', 'DRIVE', 'THRU', 'COUNTER', 'COPY', 'CUSTOMER', 'MERCHANT']);
+/** Counter words run together, as PaddleOCR reads a line without its spaces ("CUSTOMERCOPY"). */
+const GLUED_COUNTERS = new RegExp(`^(?:${[...COUNTER_WORDS].filter((w) => w.length >= 4).join('|')}){2,}$`);
 export function countersOnly(value: string): boolean {
   const words = fold(value).split(/[^A-Z0-9]+/).filter(Boolean);
   // numbers, and single letters (OCR noise: "Tab #12 x")
   const named = words.filter((w) => !/\d/.test(w) && w.length > 1);
-  return named.length > 0 && named.every((w) => COUNTER_WORDS.has(w));
+  // a long counter word misread by one letter ("Custoner") is still one
+  const counter = (w: string) => COUNTER_WORDS.has(w) || GLUED_COUNTERS.test(w) || (w.length >= 7 && [...COUNTER_WORDS].some((c) => c.length >= 7 && Math.abs(c.length - w.length) <= 1 && editDistance(c, w, 1) <= 1));
+  return named.length > 0 && named.every(counter);
 }
 /** Street lines: street words (with their OCR forms: StraBe, Strafle), or a word and a house number. */
 const STREET_LINE = /STRA(?:SS|ß|B|F|FL|FI|8)E\b|\bSTR\.|\b\p{L}+(?:STR|WEG|ALLEE|PLATZ|GASSE)\b|\b(?:STRASSE|WEG|ALLEE|PLATZ|GASSE)\b/iu;
+/**
+ * English street lines: a house number, the street's name and its type ("1221 South Florida Avenue",
+ * "3001 Mission College Blvd"), and a street type run into its name, as PaddleOCR reads it without spaces
+ * ("320CanbridgeSt.", "New BleeckerSt.", "83EddyStreet").
+ */
+const ENGLISH_STREET_LINE = /^\d{1,5}[A-Z]?\s+(?:[NSEW]\.?\s+)?[A-Z][A-Z'.\s-]*?\b(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|HIGHWAY|HWY|PIKE|PARKWAY|PKWY|COURT|CT|PLACE|PL|WAY|SQUARE|SQ|TERRACE)\b\.?(?:\s|,|$)/;
+const GLUED_STREET = /\p{Ll}(?:St|Ave|Rd|Blvd|Street|Avenue|Road)\b\.?(?:\s|,|$)/u;
 const WORD_AND_HOUSE_NUMBER = /^[\p{L}][\p{L}\s.'-]{3,}\s\d{1,4}\s?[a-z]?$/iu;
 
 export interface MerchantFields extends AddressFields {
@@ -109,6 +121,8 @@ export function emailDomains(text: string): string[] {
 }
 const GENERIC_DOMAINS = new Set(['gmail', 'yahoo', 'hotmail', 'outlook', 'live', 'icloud', 'mail', 'email', 'fake', 'example', 'aol', 'msn', 'gmx', 'web', 'proton', 'protonmail', 'qq', '163']);
 
+/** Highest confidence of a merchant's name when the page's web or e-mail domains name someone else. */
+export const DOMAIN_DIFFERS_MAX_CONFIDENCE = 0.85;
 /** Highest confidence of a merchant's name read from a picture on a PDF text page (below the 0.9 a user may trust unchecked). */
 const PICTURE_NAME_MAX_CONFIDENCE = 0.85;
 
@@ -167,7 +181,7 @@ function domainsOf(doc: Document): string[] {
 
 /** A street line: a street word, or (where addresses print the number after the street) a word and a house number. */
 function streetLine(value: string, locale: Locale): boolean {
-  if (STREET_LINE.test(value)) return true;
+  if (STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(fold(value)) || GLUED_STREET.test(value)) return true;
   return NUMBER_AFTER_STREET.has(locale.countryCode ?? '') && WORD_AND_HOUSE_NUMBER.test(value.trim());
 }
 /** Countries whose addresses print the house number after the street name ("Pohlweg 110"). */
@@ -206,7 +220,7 @@ function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ b
   }
   for (const line of lines.slice(0, 3)) {
     // one word read with some confidence: a logo's letters, not noise
-    if (line.words.length !== 1 || !/^\p{Lu}{3,}$/u.test(line.words[0]!.text)) continue;
+    if (line.words.length !== 1 || !/^\p{Lu}(?:\p{Lu}{2,}|\p{Ll}{3,})$/u.test(line.words[0]!.text)) continue;
     const m = nearBrand(line.text, country);
     if (m) out.push({ brand: m.brand, line, how: 'near' });
   }
@@ -228,6 +242,13 @@ function addBrandCandidates(doc: Document, lines: Line[], locale: Locale, cands:
   }
   for (const [brand, { how, line, sightings }] of seen) {
     if (ignore && (squash(brand.name).includes(ignore) || ignore.includes(squash(brand.name)))) continue;
+    // a header line one letter off the brand ("Nichaels" for a logo's Michaels) is the brand, spelled as it spells itself
+    for (const c of cands) {
+      if (c.brand || c.fromBrand || !sightings.some((x) => x.how === 'near' && x.line === c.seg.line)) continue;
+      c.value = brand.name;
+      c.brand = brand;
+      c.terms.push({ name: 'near-brand', weight: 0 });
+    }
     const same = cands.filter((c) => c.brand === brand || brandAtStart(c.value)?.brand === brand);
     if (same.length) {
       // the brand seen elsewhere (a footer's company name, a domain) confirms the header's line; its own line does not
@@ -326,7 +347,7 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
     // opening hours, taglines, cashier and card lines, street lines: never the name
-    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(u) || GLUED_STREET.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
     const brand = brandAtStart(value);
     const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
     // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name
@@ -408,9 +429,18 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const margin = rival ? best.score - rival.score : 5;
     if (margin < 1) terms.push({ name: 'close-rival', weight: -2.0 });
     else if (margin < 2.5) terms.push({ name: 'rival', weight: -0.9 });
+    // the page's website or e-mail domains name someone else ("Sold by: WS Retail Services Pvt. Ltd" on an
+    // invoice from www.flipkart.com): the seller of record or the shop the user knows; not one to trust unchecked
+    const sq = squash(value);
+    const otherDomain = !best.fromBrand && domains.length > 0 && !domains.some((d) => {
+      const D = d.toUpperCase();
+      return sq.includes(D) || (D.length >= 4 && sq.length >= 4 && D.startsWith(sq.slice(0, 4))) || (best.brand && squash(best.brand.name).includes(D));
+    });
+    if (otherDomain) terms.push({ name: 'domain-differs', weight: 0 });
     const conf = Math.min(confidenceFrom(1.0, terms),
       // a name only a picture holds is the last resort above: never one to trust without a look
-      terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1);
+      terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1,
+      otherDomain ? DOMAIN_DIFFERS_MAX_CONFIDENCE : 1);
     out.merchantName = { ...loc(best.seg.line, value, conf), boxes };
     out.evidence = { merchantName: [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`)] };
     if (!best.fromBrand) nameLine = best.seg.line;

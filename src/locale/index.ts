@@ -37,7 +37,8 @@ const CUES: Cue[] = [
   { re: /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN|BANDAR|SEKSYEN|KAMPUNG)\b/i, country: 'MY', weight: 1 },
   { re: /\bSST\b|\bGST\s*(REG|NO|ID)\b|\bGST\s*@?\s*6\s*%/i, country: 'MY', weight: 1.5 },
   { re: /(\+?60|\b0)[1-9]\d?-\d{3,4}\s?\d{4}\b/, country: 'MY', weight: 1 },
-  { re: /\bRp\.?\s?\d|\bIDR\b|\bRp\b/i, country: 'ID', weight: 3, currency: 'IDR' },
+  // an amount after Rp, not a long reference number ("LoyaltyCust: RP40011376361")
+  { re: /\bRp\.?\s?(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?![\d.,]?\d)|\bIDR\b|\bRp\b/i, country: 'ID', weight: 3, currency: 'IDR' },
   { re: /\b(TUNAI|KEMBALI(AN)?|TOTAL BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|NPWP|PPN|DISKON|BELANJA|PELANGGAN|JUMLAH|MEJA|TANGGAL|TGL|WAKTU|HEMAT|POTONGAN|KONSUMEN|LAYANAN)\b/i, country: 'ID', weight: 1.2, cap: 4 },
   { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\.|\bGg\./i, country: 'ID', weight: 1 },
   { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]|\bTbk\b/, country: 'ID', weight: 1 },
@@ -52,6 +53,8 @@ const CUES: Cue[] = [
   // "Nashville, TN" without its ZIP, and a ZIP+4
   { re: /\b[A-Z][a-z]{2,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
   { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
+  // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
+  { re: /\b[A-Z]{4,}(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\d{5}\b/, country: 'US', weight: 1.5 },
   { re: /\bS\$|\bSGD\b|\bSINGAPORE\b/i, country: 'SG', weight: 3, currency: 'SGD' },
   { re: /£|\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
   { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },

@@ -7,6 +7,7 @@
 import type { MoneyCandidate, MoneyFacts } from '../fields/amounts.js';
 import type { Amount } from '../fields/numbers.js';
 import { cents, confusedVariants } from '../locale/numbers.js';
+import { TAX_NAME } from '../locale/keywords.js';
 import { derivations, same } from './arithmetic.js';
 import type { Derivation, Reading } from './arithmetic.js';
 import { confidenceFrom, roundConfidence } from './confidence.js';
@@ -366,6 +367,28 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
         const digitsOk = f.amounts.some((b) => b !== a && b.start > a.start && b.text.replace(/\D/g, '') === digits);
         const cand = candidates.find((c) => c.amount === a);
         if ((rateOk || digitsOk) && cand) { out.tax = { value: d, confidence: 0.55, source: cand, keyword: 'summary', evidence: ['total-minus-net-line'] }; break; }
+      }
+    }
+    // a tax line that prints its rate but whose amount did not read ("TAX 8.75% =", "INCL. BTW: 6.00% 21.95 1."):
+    // the net just above it that the rate takes to the total (4.05 + 8.75 % = 4.40), or, on the line of the
+    // total it is included in, the total's share at that rate
+    for (const f of facts.lines) {
+      if (out.tax) break;
+      if (!f.labels.some((l) => l && (l.role === 'tax' || l.role === 'taxIncluded')) && !TAX_NAME.test(f.canon)) continue;
+      const rate = f.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+      if (!rate) continue;
+      const monies = f.amounts.filter((a) => a.moneyLike && !a.percent && a.value > 0);
+      if (monies.length === 1 && eq(monies[0]!.value, total)) {
+        const cand = candidates.find((c) => c.amount === monies[0]);
+        if (cand) out.tax = { value: cents(total * rate.value / (100 + rate.value)), confidence: 0.5, source: cand, keyword: cand.label?.keyword ?? '-', evidence: ['included-at-printed-rate'] };
+        continue;
+      }
+      if (monies.length) continue; // the line's own amount: weighed above
+      const i = facts.lines.indexOf(f);
+      for (const above of facts.lines.slice(Math.max(0, i - 3), i).reverse()) {
+        const net = above.amounts.find((a) => a.moneyLike && !a.percent && a.value > 0 && a.value < total && Math.abs(a.value * rate.value / 100 - (total - a.value)) <= 0.011);
+        const cand = net && candidates.find((c) => c.amount === net);
+        if (net && cand) { out.tax = { value: cents(total - net.value), confidence: 0.55, source: cand, keyword: 'rate', evidence: ['net-at-printed-rate'] }; break; }
       }
     }
     // "Total 6% supplies (excl. GST) 26.40" / "(incl. GST) 27.98": a group's tax, when no other tax is printed
