@@ -89,8 +89,16 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
   const window = plausibleWindow(now);
   const printedWindow = asPrintedWindow(window);
   const overlap = (a: ParsedDate, b: ParsedDate) => a.start < b.end && b.start < a.end;
+  // a two-digit year ahead of today is of the last century when the weekday printed beside it says so ("FRI 23-10-92")
   for (const p of perLine) {
-    const guesses = guessDates(p.text, dayFirst, window).filter((g) => !p.dates.some((d) => overlap(d, g) && inWindow(d, printedWindow)));
+    p.dates = p.dates.map((d) => {
+      if (!d.shortYear || d.y <= maxYear) return d;
+      const wd = weekdayIn(p.text.slice(0, d.start) + ' ' + p.text.slice(d.end));
+      return wd !== undefined && validDate(d.y - 100, d.m, d.d) && new Date(Date.UTC(d.y - 100, d.m - 1, d.d)).getUTCDay() === wd ? { ...d, y: d.y - 100 } : d;
+    });
+  }
+  for (const p of perLine) {
+    const guesses = guessDates(p.text, dayFirst, window).filter((g) => !p.dates.some((d) => overlap(d, g) && (inWindow(d, printedWindow) || d.y < 2000)));
     // an implausible reading (a future or very old year) gives way to the guesses made from it
     if (guesses.length) p.dates = [...p.dates.filter((d) => !guesses.some((g) => overlap(d, g))), ...guesses];
   }
@@ -104,7 +112,12 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
     if (!p.dates.length) return;
     const line = p.line;
     for (const d of p.dates) {
-      if (d.y < 2000 || d.y > maxYear) continue;
+      if (d.y > maxYear) continue;
+      const wd = weekdayIn(line.text.slice(0, d.start) + ' ' + line.text.slice(d.end));
+      let weekday: DateCandidate['weekday'];
+      if (wd !== undefined && validDate(d.y, d.m, d.d)) weekday = new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay() === wd ? 'match' : 'mismatch';
+      // a date of the last century only when the weekday printed beside it is that date's ("FRI 23-10-92")
+      if (d.y < 2000 && weekday !== 'match') continue;
       let kw = keywordBefore(line.text.slice(0, d.start));
       let keywordAt: DateCandidate['keywordAt'] = kw ? 'same' : undefined;
       if (!kw && li > 0 && doc.lines[li - 1]!.page === line.page) {
@@ -117,9 +130,6 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
       const after = fold(line.text.slice(d.end, d.end + 6));
       if (!kw && /^\s*(?:-|TO|AU|BIS|TOT|S\/D)\s/.test(after) && p.dates.length > 1) kw = { kind: 'other', keyword: 'period' };
       const t = parseTime(p.text.slice(d.end)) ?? parseTime(p.text.slice(0, d.start)) ?? (li + 1 < perLine.length ? timeAlone(perLine[li + 1]!.text) : undefined);
-      const wd = weekdayIn(line.text.slice(0, d.start) + ' ' + line.text.slice(d.end));
-      let weekday: DateCandidate['weekday'];
-      if (wd !== undefined && validDate(d.y, d.m, d.d)) weekday = new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay() === wd ? 'match' : 'mismatch';
       out.push({
         date: d, line, kind: kw?.kind ?? 'none', keyword: kw?.keyword ?? '-',
         ...(keywordAt && kw ? { keywordAt } : {}),

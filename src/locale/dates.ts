@@ -51,8 +51,8 @@ export function readNumericDate(a: number, b: number, c: number, aLen: number, c
 }
 
 const NUMERIC = /(?<![\d/.-]|\d:)(\d{1,4})\s?([/.\-])\s?(\d{1,2})\s?([/.\-])\s?(\d{4}(?=[0-2]?\d:[0-5]\d)|(?:\d{4}|\d{2})(?!\d|\/(?!\d{1,2}:\d{2})|[.:]\d))/g;
-const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|e|\.)?[\s.\-/,]*(?:de\s+|of\s+)?(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/,'’‘]*(?:de\s+)?(\d{4}(?=[0-2]?\d:[0-5]\d)|(?:\d{4}|\d{2})(?!\d))`, 'giu');
-const MONTH_NAME_DAY = new RegExp(String.raw`(?<![\p{L}])(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/]*(\d{1,2})(?:st|nd|rd|th)?(?!\d)[\s,.\-/'’‘]*(\d{4}(?=[0-2]?\d:[0-5]\d)|(?:\d{4}|['’‘]?\d{2})(?![\d:]))`, 'giu');
+const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|e|\.)?[\s.\-/,]*(?:de\s+|of\s+)?(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/,'’‘′´]*(?:de\s+)?(\d{4}(?=[0-2]?\d:[0-5]\d)|(?:\d{4}|\d{2})(?!\d))`, 'giu');
+const MONTH_NAME_DAY = new RegExp(String.raw`(?<![\p{L}])(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/]*(\d{1,2})(?:st|nd|rd|th)?(?!\d)[\s,.\-/'’‘′´]*(\d{4}(?=[0-2]?\d:[0-5]\d)|(?:\d{4}|['’‘′´]?\d{2})(?![\d:]))`, 'giu');
 const COMPACT = /(?<![\d.,])(\d{8})(?![\d.,])/g;
 
 /** Every date printed in a text, under the given order convention. */
@@ -71,7 +71,7 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
   while ((m = MONTH_NAME_DAY.exec(text))) {
     if (overlaps(m.index, m.index + m[0].length)) continue;
     const month = MONTHS[m[1]!.toLowerCase()];
-    const yRaw = m[3]!.replace(/['’‘]/, '');
+    const yRaw = m[3]!.replace(/['’‘′´`]/, '');
     const y = year4(Number(yRaw), yRaw.length);
     const d = Number(m[2]);
     if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: yRaw.length === 2, start: m.index, end: m.index + m[0].length });

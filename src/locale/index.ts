@@ -46,8 +46,8 @@ const CUES: Cue[] = [
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
-  // the state code read in title case ("Boston, Ma 02114"): with the comma and the ZIP
-  { re: /\b[A-Z][a-z]{2,},\s*(?:Al|Ak|Az|Ar|Ca|Co|Ct|Dc|De|Fl|Ga|Hi|Id|Il|In|Ia|Ks|Ky|La|Ma|Md|Me|Mi|Mn|Mo|Ms|Mt|Nc|Nd|Ne|Nh|Nj|Nm|Nv|Ny|Oh|Ok|Or|Pa|Ri|Sc|Sd|Tn|Tx|Ut|Va|Vt|Wa|Wi|Wv|Wy)\.?\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 2.5 },
+  // the state code read in title case ("Boston, Ma 02114", PaddleOCR's "Boston,Ma02114"): with the comma and the ZIP
+  { re: /\b[A-Z][a-z]{2,},\s*(?:Al|Ak|Az|Ar|Ca|Co|Ct|Dc|De|Fl|Ga|Hi|Id|Il|In|Ia|Ks|Ky|La|Ma|Md|Me|Mi|Mn|Mo|Ms|Mt|Nc|Nd|Ne|Nh|Nj|Nm|Nv|Ny|Oh|Ok|Or|Pa|Ri|Sc|Sd|Tn|Tx|Ut|Va|Vt|Wa|Wi|Wv|Wy)\.?\s*\d{5}(-\d{4})?\b/, country: 'US', weight: 2.5 },
   // North American numbers without brackets (615-352-1222); Malaysian and Indonesian ones start with 0
   { re: /(?<![\d-])[2-9]\d{2}[-.][2-9]\d{2}[-.]\d{4}(?![\d-])/, country: 'US', weight: 1 },
   // "Nashville, TN" without its ZIP, and a ZIP+4

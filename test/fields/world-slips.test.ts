@@ -72,3 +72,21 @@ describe('totals and taxes', () => {
     expect(r.taxAmount?.value).toBe(1.24);
   });
 });
+
+describe('dates read with OCR slips', () => {
+  it('a month-name date with a prime for its apostrophe ("Jun17′13")', () => {
+    const r = fields(['LOTUS OF SIAM', 'Las Vegas, NV 89104', 'Jun17′13 09:35PM', 'TOTAL 172.47']);
+    expect(r.date?.value.slice(0, 10)).toBe('2013-06-17');
+  });
+  it('a two-digit year of the last century only when the weekday beside it is that date\'s', () => {
+    const r = fields(['VOLUME ONE', 'BOOKSHOP', 'FRI 23-10-92 80004', 'TOTAL £5.99']);
+    expect(r.date?.value.slice(0, 10)).toBe('1992-10-23');
+    expect(r.date!.confidence).toBeLessThan(0.9);
+    // the weekday of another date: no 1992
+    expect(fields(['VOLUME ONE', 'BOOKSHOP', 'MON 23-10-92 80004', 'TOTAL £5.99']).date?.value.slice(0, 4)).not.toBe('1992');
+  });
+  it('"Boston,Ma02114" (city, state and ZIP run together) settles the country as the US: 04/07/2018 is April 7', () => {
+    const r = fields(['HarvardGardens', 'Boston,Ma02114', 'Server:Jennifer 04/07/2018', 'Total $30.97']);
+    expect(r.date?.value.slice(0, 10)).toBe('2018-04-07');
+  });
+});
