@@ -125,6 +125,30 @@ export function nearBrand(text: string, country: string | undefined): BrandMatch
   return found ? { brand: found, words: 1, of: 1, distance: 1 } : undefined;
 }
 
+/** Look-alike letters and digits as one (1, I, L, |; 0, O; 5, S; 8, B): a key OCR may have read either way. */
+const lookalikeKey = (k: string): string => k.replace(/[1IL|]/g, 'I').replace(/0/g, 'O').replace(/5/g, 'S').replace(/8/g, 'B');
+let longKeys: Array<[string, Brand]> | undefined;
+
+/**
+ * A brand of the country whose name (7+ letters) a line holds run together with other words, as PaddleOCR
+ * reads a line without its spaces, look-alike letters aside ("elooetoCh1ck-f11-A" holds Chick-fil-A).
+ * Undefined when the line holds none, or two different brands.
+ */
+export function brandInside(text: string, country: string | undefined): BrandMatch | undefined {
+  if (!country) return undefined;
+  const { exact } = brandIndex();
+  longKeys ??= [...exact].filter(([k]) => k.length >= 7 && !/\d/.test(k)).map(([k, b]) => [lookalikeKey(k), b]);
+  const key = lookalikeKey(fold(text).replace(/[^A-Z0-9|]/g, ''));
+  if (key.length < 7) return undefined;
+  let found: Brand | undefined;
+  for (const [k, b] of longKeys) {
+    if (k.length > key.length || !key.includes(k) || !brandInCountry(b, country)) continue;
+    if (found && found !== b) return undefined;
+    found = b;
+  }
+  return found ? { brand: found, words: 1, of: 1, distance: 0 } : undefined;
+}
+
 /** Edit distance at most one (one letter inserted, dropped or changed). */
 function withinOne(a: string, b: string): boolean {
   if (a === b) return true;

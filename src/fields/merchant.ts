@@ -9,7 +9,7 @@ import type { Locale } from '../locale/index.js';
 import { COMPANY_SUFFIX_PATTERN } from '../locale/lexicon.js';
 import { findAddress, looksLikeAddress } from './address.js';
 import type { AddressFields } from './address.js';
-import { brandAtStart, brandInCountry, brandOfDomain, nearBrand } from './brands.js';
+import { brandAtStart, brandInCountry, brandInside, brandOfDomain, nearBrand } from './brands.js';
 import type { Brand } from './brands.js';
 import { fold, segmentsOf } from './text.js';
 import type { Segment } from './text.js';
@@ -193,8 +193,8 @@ const NUMBER_AFTER_STREET = new Set(['DE', 'AT', 'CH', 'NL', 'BE', 'DK', 'SE', '
  * ("Aldi GmbH & Co. KG, Schloß Holte" in the footer), a logo read one letter off a brand of the
  * country ("LDL" for LIDL) in the first lines. Each gives the brand's own spelling.
  */
-function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' }> {
-  const out: Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' }> = [];
+function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' | 'inside' }> {
+  const out: Array<{ brand: Brand; line: Line; how: 'domain' | 'company' | 'near' | 'line' | 'inside' }> = [];
   const country = locale.countryCode;
   for (const line of doc.lines) {
     // OCR spaces inside a web address ("www. mark tkauf-lehr. de")
@@ -217,6 +217,12 @@ function brandSightings(doc: Document, lines: Line[], locale: Locale): Array<{ b
   for (const line of lines.slice(0, 30)) {
     const m = brandAtStart(line.text.replace(/^[^\p{L}\d]+/u, ''));
     if (m && m.of - m.words <= 1 && brandInCountry(m.brand, country) && !streetLine(line.text, locale) && !NEVER_NAME.test(fold(line.text)) && !countersOnly(m.brand.name)) out.push({ brand: m.brand, line, how: 'line' });
+  }
+  // a brand run together with the words around it in the first lines ("WelcometoChick-fil-A")
+  for (const line of lines.slice(0, 6)) {
+    if (out.some((o) => o.line === line) || streetLine(line.text, locale) || NEVER_NAME.test(fold(line.text))) continue;
+    const m = brandInside(line.text, country);
+    if (m) out.push({ brand: m.brand, line, how: 'inside' });
   }
   for (const line of lines.slice(0, 3)) {
     // one word read with some confidence: a logo's letters, not noise
@@ -255,7 +261,7 @@ function addBrandCandidates(doc: Document, lines: Line[], locale: Locale, cands:
       // the brand's legal name among the header's lines is the one the other sightings confirm (not a branch line)
       const legal = same.filter((c) => c.terms.some((t) => t.name === 'company-suffix'));
       for (const c of legal.length ? legal : same) {
-        const other = [...new Set(sightings.filter((x) => x.line !== c.seg.line && x.how !== 'line' && x.how !== 'near').map((x) => x.how))];
+        const other = [...new Set(sightings.filter((x) => x.line !== c.seg.line && x.how !== 'line' && x.how !== 'near' && x.how !== 'inside').map((x) => x.how))];
         if (other.length) { c.score += 2; c.terms.push({ name: `brand-seen:${other.join('+')}`, weight: 1.0 }); }
       }
       continue;
@@ -266,6 +272,7 @@ function addBrandCandidates(doc: Document, lines: Line[], locale: Locale, cands:
     if (how.has('domain')) { score += 3; terms.push({ name: 'domain-brand', weight: 0.9 }); }
     if (how.has('line')) { score += 2.5; terms.push({ name: 'brand-line', weight: 0.6 }); }
     if (how.has('near')) { score += 2.5; terms.push({ name: 'logo-near-brand', weight: 0.2 }); }
+    if (how.has('inside')) { score += 2.5; terms.push({ name: 'brand-inside-line', weight: 0.2 }); }
     if (how.size >= 2) terms.push({ name: 'brand-agrees', weight: 0.8 });
     const seg: Segment = { line, text: line.text, words: line.words, box: line.box };
     cands.push({ seg, lineOrder: 99, value: brand.name, score, terms, brand, fromBrand: true });

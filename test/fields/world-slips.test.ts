@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
 import { countersOnly, DOMAIN_DIFFERS_MAX_CONFIDENCE } from '../../src/fields/merchant.js';
+import { brandInside } from '../../src/fields/brands.js';
 import { inferLocale } from '../../src/locale/index.js';
 import { keywordHits } from '../../src/fields/lines.js';
 import { documentFromText } from '../../src/document/geometry.js';
@@ -25,6 +26,14 @@ describe('merchant: street lines, counter words, a logo one letter off its brand
   it('a header word one letter off a brand of the country is that brand', () => {
     const r = fields(['Nichaels', 'Where Creativity Happens', '1977 SCENIC HWY', 'SNELLVILLE, GA 30078', 'SUBTOTAL 4.00', 'TOTAL 4.24']);
     expect(r.merchantName?.value).toBe('Michaels');
+  });
+  it('a brand run together with the words around it in a header line, look-alike letters aside', () => {
+    expect(brandInside('elooetoCh1ck-f11-A', 'US')?.brand.name).toBe('Chick-fil-A');
+    expect(brandInside('elooetoCh1ck-f11-A', 'DE')).toBeUndefined();
+    expect(brandInside('Charlotte Pike FSU', 'US')).toBeUndefined();
+    const r = fields(['elooetoCh1ck-f11-A', 'Charlotte Pike FSU', '1 Spcy Sand 4.29', 'Sales Tax 0.61', 'Nashville, TN 37209', 'TOTAL $7.60']);
+    expect(r.merchantName?.value).toBe('Chick-fil-A');
+    expect(r.merchantName!.confidence).toBeLessThan(0.9);
   });
   it('a seller whose name the page\'s web domain does not share is not trusted unchecked', () => {
     const lines = ['Retail Invoice', 'Sold By : WS Retail Services Pvt. Ltd.,', 'Invoice Date: 20-10-2015', 'Grand Total 319.00', 'WS Retail Services Pvt. Ltd', 'Ordered Through : www.flipkart.com/support'];
