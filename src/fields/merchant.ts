@@ -53,7 +53,9 @@ const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|
  * customer ("UNSERE ÖFFNUNGSZEITEN", "Mein Drogeriemarkt", "Es gibt immer was zu tun"), the cashier or
  * server, payment and card lines ("VISA DEBIT", "Kartenzahlung"). Patterns run on folded text.
  */
-const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|\bNOT\s*(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+/** Opening hours however OCR spaced them ("SHOP PING HOUR S", "OPENINGHOURS"). */
+const HOURS_RUN = /(?:OPENING|BUSINESS|SHOPPING|STORE|TRADING|OFFICE)HOURS?/;
 /**
  * Lines that show a price or an amount of money ("KAART 53.78", "Bio Orangen 2,49 A", "Win one of 5 prizes
  * of £200"): item, payment and promotion lines, never the merchant's name.
@@ -138,7 +140,7 @@ function loc(line: Line, value: string, confidence: number, keyword = '-', boxes
 export function cleanName(raw: string): string {
   let s = raw.replace(MERCHANT_LABEL, '');
   // registration numbers: "(519537-X)", "(1070687-M)", "Co. No. 419060-A", "ROC 12345"
-  s = s.replace(/\s*[({[]\s*(?:CO\.?\s*(?:REG\.?\s*)?NO\.?\s*:?\s*)?[^)}\]\d]{0,3}[A-Z]?[\dO](?=(?:[^\d]*\d){3})[\dA-Z\s\-%.]{3,}\s*[)}\]]?\s*$/i, '');
+  s = s.replace(/\s*[({[]\s*(?:CO\.?\s*(?:REG\.?\s*)?NO\.?\s*:?\s*)?[^)}\]\d]{0,3}[A-Z]?[\dO](?=(?:[^\d]*\d){3})[\dA-Z\s\-–·%.]{3,}\s*[)}\]]?\s*$/i, '');
   s = s.replace(/\s*\b(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\.?\s*)?NO|ROC|REG\.?\s*NO)\b.*$/i, '');
   s = s.replace(/\s*\bF\.?K\.?A\.?\b.*$/i, '');
   s = s.replace(/\s+[A-Z]{0,2}\d{5,8}-?[A-Z]\b.*$/, '');
@@ -354,7 +356,7 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
     // opening hours, taglines, cashier and card lines, street lines: never the name
-    if (!labelled && !suffix && (NEVER_NAME.test(u) || STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(u) || GLUED_STREET.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || HOURS_RUN.test(squash(value)) || STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(u) || GLUED_STREET.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
     const brand = brandAtStart(value);
     const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
     // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { combineReadings, READERS_DISAGREE_CAP, sameName } from '../../src/read/combine.js';
+import { combineReadings, NAME_SURE, NAME_WEAK, READERS_DISAGREE_CAP, sameName } from '../../src/read/combine.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Document } from '../../src/document/types.js';
 
@@ -38,12 +38,33 @@ describe('the merchant\'s name weighed between two readings', () => {
     expect(back.merchantName!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
   });
 
-  it('the same name in both readings keeps its confidence', () => {
-    const a = read(['OYAJI RESTAURANT', ...BODY]);
+  it('the same name in both readings: the first reading\'s spelling and confidence (its spaces kept)', () => {
+    const a = read(['OYAJI RESTAURANT', ...BODY], 0.6);
     const b = read(['OYAJIRESTAURANT', ...BODY]);
+    expect(b.fields.merchantName!.confidence).toBeGreaterThan(a.fields.merchantName!.confidence);
     const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
-    expect(out.merchantName?.value).toBe(a.fields.merchantName!.value);
-    expect(out.merchantName!.confidence).toBe(Math.max(a.fields.merchantName!.confidence, b.fields.merchantName!.confidence));
+    expect(out.merchantName).toEqual(a.fields.merchantName);
     expect(out.evidence?.merchantName).toContain('second-reader-agrees');
+  });
+
+  it('a first name that is not weak stands against a different, more confident one the second reader is not sure of', () => {
+    const a = read(['SANYU STATIONERY SHOP', ...BODY], 0.75);
+    const b = read(['SANYU SUPPLY SDN BHD', ...BODY], 0.8);
+    expect(a.fields.merchantName!.confidence).toBeGreaterThanOrEqual(NAME_WEAK);
+    expect(b.fields.merchantName!.confidence).toBeGreaterThan(a.fields.merchantName!.confidence);
+    expect(b.fields.merchantName!.confidence).toBeLessThan(NAME_SURE);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.merchantName?.value).toBe('SANYU STATIONERY SHOP');
+    expect(out.merchantName!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+    expect(out.evidence?.merchantName).toContain('second-reader-differs');
+  });
+
+  it('a name only the second reading has is taken, held below 0.9', () => {
+    const a = read(['#### ####', ...BODY], 0.2);
+    const b = read(['OYAJI RESTAURANT', ...BODY]);
+    const out = combineReadings(a.doc, { ...a.fields, merchantName: undefined }, b.doc, b.fields);
+    expect(out.merchantName?.value).toBe('OYAJI RESTAURANT');
+    expect(out.merchantName!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
+    expect(out.evidence?.merchantName).toContain('second-reader-only');
   });
 });
