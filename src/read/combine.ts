@@ -131,7 +131,10 @@ function combineNames(doc: Document, fields: FieldResults, secondDoc: Document, 
   if (!b) return fields;
   const note = (terms: string[]) => ({ ...fields.evidence, merchantName: terms });
   if (a && sameName(a.value, b.value)) return { ...fields, evidence: note([...(fields.evidence?.merchantName ?? []), `${tag}-agrees`]) };
-  const replace = !a || (a.confidence < NAME_WEAK && b.confidence >= a.confidence + NAME_REPLACE_MARGIN) || (b.confidence >= NAME_SURE && b.confidence > a.confidence);
+  // a company's legal name ("TRI SHAAS SDN BHD") is not given up for a bare brand the page also shows (the mall's "MYDIN")
+  const legal = (r: FieldResults) => (r.evidence?.merchantName ?? []).some((t) => t.startsWith('company-suffix'));
+  const replace = !a || (a.confidence < NAME_WEAK && b.confidence >= a.confidence + NAME_REPLACE_MARGIN)
+    || (b.confidence >= NAME_SURE && b.confidence > a.confidence && (legal(second) || !legal(fields)));
   if (a && !replace) {
     return { ...fields, merchantName: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note([...(fields.evidence?.merchantName ?? []), `${tag}-differs`]) };
   }

@@ -19,6 +19,7 @@ describe('merchant: street lines, counter words, a logo one letter off its brand
   it('opening hours however spaced, and a returns policy, are never the name; a registration number with a middle dot is cut', () => {
     expect(fields(['SHOP PING HOUR S', 'SEGI CASH & CARRY SDN. BHD', 'TOTAL 10.00']).merchantName?.value).toMatch(/SEGI/);
     expect(fields(['Goods Sold.Are Not Returnable.', 'Seqi Cash & Carry Sdn. Bhd', 'TOTAL 10.00']).merchantName?.value).toMatch(/Seqi/);
+    expect(fields(["For'feedback or complaint,pleasecall", 'Seqi Cash & Carry Sdn. Bhd', 'TOTAL 10.00']).merchantName?.value).toMatch(/Seqi/);
     expect(fields(['29 SFEED MART S/B (519537·X)', 'LOT P.T. 2811, JALAN ANGSA', 'TOTAL RM 10.00']).merchantName?.value).toBe('29 SFEED MART S/B');
   });
   it('counter words run together or misread by a letter are no name', () => {

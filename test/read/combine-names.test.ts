@@ -59,6 +59,17 @@ describe('the merchant\'s name weighed between two readings', () => {
     expect(out.evidence?.merchantName).toContain('second-reader-differs');
   });
 
+  it('a company\'s legal name is not given up for a bare brand the second reader is sure of', () => {
+    const a = read(['TRI SHAAS SDN BHD', ...BODY], 0.9);
+    const b = read(['TRI SHAAS SDN BHD', ...BODY]);
+    const sure = { ...b.fields, merchantName: { ...b.fields.merchantName!, value: 'MYDIN', confidence: 0.97 }, evidence: { ...b.fields.evidence, merchantName: ['brand-line(0.6)'] } };
+    expect(a.fields.evidence?.merchantName?.some((t) => t.startsWith('company-suffix'))).toBe(true);
+    expect(combineReadings(a.doc, a.fields, b.doc, sure).merchantName?.value).toBe('TRI SHAAS SDN BHD');
+    // a first name without a company form gives way to a name the second reader is that sure of
+    const plain = read(['DRESS FOR LESS', ...BODY], 0.9);
+    expect(combineReadings(plain.doc, plain.fields, b.doc, sure).merchantName?.value).toBe('MYDIN');
+  });
+
   it('a name only the second reading has is taken, held below 0.9', () => {
     const a = read(['#### ####', ...BODY], 0.2);
     const b = read(['OYAJI RESTAURANT', ...BODY]);
