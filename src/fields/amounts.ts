@@ -41,6 +41,11 @@ export interface MoneyFacts {
 const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA|[G6][S5$][T7])\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
 
 /** Roles that a money amount can have when it is not itself the total. */
+/** The tax rate printed on a line (a percentage above 0 and below 30), if any. */
+export function printedRate(line: { amounts: readonly Amount[] }): Amount | undefined {
+  return line.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+}
+
 /**
  * Net, tax and gross of a tax-table row whatever order it prints them in: the gross is the sum of the
  * other two, the net the larger of those. Printed order (net, tax, gross) when no two add up to the third.
@@ -72,7 +77,7 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
       const money = all.filter((a) => a.moneyLike);
       // both amounts without their decimal point ("SR 6% 4610 290"): kept when the printed rate confirms them
       if (!money.length) {
-        const rate = lines[j]!.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+        const rate = printedRate(lines[j]!);
         const bare = all.filter((a) => a.alternatives.length && !a.negative);
         if (rate && bare.length === 2) {
           const [net, tax] = bare.map((a) => a.alternatives[0]!) as [number, number];
@@ -104,7 +109,7 @@ export function findMoney(doc: Document, locale: Locale): MoneyFacts {
   for (let j = 0; j < lines.length; j++) {
     if (inSummary.has(j)) continue;
     const f = lines[j]!;
-    const rate = f.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+    const rate = printedRate(f);
     const money = f.amounts.filter((a) => a.moneyLike && !a.percent && a.value > 0 && (!rate || a.start > rate.start));
     if (!rate || money.length < 2) continue;
     const [net, tax] = money.slice(-2).map((a) => a.value) as [number, number];

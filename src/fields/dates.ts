@@ -62,6 +62,11 @@ function keywordBefore(text: string): { kind: DateKind; keyword: string } | unde
   return { kind: best.kind, keyword: best.keyword };
 }
 
+/** Is the (valid) date y-m-d on weekday `wd` (0 = Sunday)? */
+function onWeekday(y: number, m: number, d: number, wd: number): boolean {
+  return validDate(y, m, d) && new Date(Date.UTC(y, m - 1, d)).getUTCDay() === wd;
+}
+
 /** Every date in the document with its evidence. */
 export function findDateCandidates(doc: Document, locale: Locale, now: Date): DateCandidate[] {
   const maxYear = now.getUTCFullYear() + 1;
@@ -94,7 +99,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
     p.dates = p.dates.map((d) => {
       if (!d.shortYear || d.y <= maxYear) return d;
       const wd = weekdayIn(p.text.slice(0, d.start) + ' ' + p.text.slice(d.end));
-      return wd !== undefined && validDate(d.y - 100, d.m, d.d) && new Date(Date.UTC(d.y - 100, d.m - 1, d.d)).getUTCDay() === wd ? { ...d, y: d.y - 100 } : d;
+      return wd !== undefined && onWeekday(d.y - 100, d.m, d.d, wd) ? { ...d, y: d.y - 100 } : d;
     });
   }
   for (const p of perLine) {
@@ -115,7 +120,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
       if (d.y > maxYear) continue;
       const wd = weekdayIn(line.text.slice(0, d.start) + ' ' + line.text.slice(d.end));
       let weekday: DateCandidate['weekday'];
-      if (wd !== undefined && validDate(d.y, d.m, d.d)) weekday = new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay() === wd ? 'match' : 'mismatch';
+      if (wd !== undefined && validDate(d.y, d.m, d.d)) weekday = onWeekday(d.y, d.m, d.d, wd) ? 'match' : 'mismatch';
       // a date of the last century only when the weekday printed beside it is that date's ("FRI 23-10-92")
       if (d.y < 2000 && weekday !== 'match') continue;
       let kw = keywordBefore(line.text.slice(0, d.start));

@@ -72,12 +72,14 @@ const COUNTER_WORDS = new Set(['STORE', 'SHOP', 'BRANCH', 'TAB', 'TABLE', 'TBL',
   'EAT', 'HERE', 'ROOM', 'DRIVE', 'THRU', 'COUNTER', 'COPY', 'CUSTOMER', 'MERCHANT']);
 /** Counter words run together, as PaddleOCR reads a line without its spaces ("CUSTOMERCOPY"). */
 const GLUED_COUNTERS = new RegExp(`^(?:${[...COUNTER_WORDS].filter((w) => w.length >= 4).join('|')}){2,}$`);
+/** Counter words long enough (7+ letters) to be known misread by one letter. */
+const LONG_COUNTER_WORDS = [...COUNTER_WORDS].filter((w) => w.length >= 7);
 export function countersOnly(value: string): boolean {
   const words = fold(value).split(/[^A-Z0-9]+/).filter(Boolean);
   // numbers, and single letters (OCR noise: "Tab #12 x")
   const named = words.filter((w) => !/\d/.test(w) && w.length > 1);
   // a long counter word misread by one letter ("Custoner") is still one
-  const counter = (w: string) => COUNTER_WORDS.has(w) || GLUED_COUNTERS.test(w) || (w.length >= 7 && [...COUNTER_WORDS].some((c) => c.length >= 7 && Math.abs(c.length - w.length) <= 1 && editDistance(c, w, 1) <= 1));
+  const counter = (w: string) => COUNTER_WORDS.has(w) || GLUED_COUNTERS.test(w) || (w.length >= 7 && LONG_COUNTER_WORDS.some((c) => Math.abs(c.length - w.length) <= 1 && editDistance(c, w, 1) <= 1));
   return named.length > 0 && named.every(counter);
 }
 /** Street lines: street words (with their OCR forms: StraBe, Strafle), or a word and a house number. */
@@ -181,9 +183,13 @@ function domainsOf(doc: Document): string[] {
   return [...out].filter((d) => d.length >= 3 && !GENERIC_DOMAINS.has(d));
 }
 
+/** A street written with its street word: German (Straße, -weg), English (house number, name, type) or run together. */
+function streetWords(value: string): boolean {
+  return STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(fold(value)) || GLUED_STREET.test(value);
+}
 /** A street line: a street word, or (where addresses print the number after the street) a word and a house number. */
 function streetLine(value: string, locale: Locale): boolean {
-  if (STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(fold(value)) || GLUED_STREET.test(value)) return true;
+  if (streetWords(value)) return true;
   return NUMBER_AFTER_STREET.has(locale.countryCode ?? '') && WORD_AND_HOUSE_NUMBER.test(value.trim());
 }
 /** Countries whose addresses print the house number after the street name ("Pohlweg 110"). */
@@ -356,7 +362,7 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
     const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, locale);
     if (addressy && !suffix) { score -= 2.5; terms.push({ name: 'address-like', weight: -1.2 }); }
     // opening hours, taglines, cashier and card lines, street lines: never the name
-    if (!labelled && !suffix && (NEVER_NAME.test(u) || HOURS_RUN.test(squash(value)) || STREET_LINE.test(value) || ENGLISH_STREET_LINE.test(u) || GLUED_STREET.test(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
+    if (!labelled && !suffix && (NEVER_NAME.test(u) || HOURS_RUN.test(squash(value)) || streetWords(value) || MONEY_LINE.test(fold(seg.line.text).trim()) || countersOnly(value))) return;
     const brand = brandAtStart(value);
     const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, locale.countryCode) && !addressy && !NEVER_NAME.test(u);
     // a brand line weighs less than a company form: where both are printed, the legal name is the merchant's name

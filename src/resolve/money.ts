@@ -4,6 +4,7 @@
  * it. The chosen value's confidence is computed from that evidence (keyword strength, paid - change,
  * subtotal + tax, items, tax summary, repetition, being the largest amount) and from its rivals.
  */
+import { printedRate } from '../fields/amounts.js';
 import type { MoneyCandidate, MoneyFacts } from '../fields/amounts.js';
 import type { Amount } from '../fields/numbers.js';
 import { cents, confusedVariants } from '../locale/numbers.js';
@@ -372,19 +373,18 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
     // a tax line that prints its rate but whose amount did not read ("TAX 8.75% =", "INCL. BTW: 6.00% 21.95 1."):
     // the net just above it that the rate takes to the total (4.05 + 8.75 % = 4.40), or, on the line of the
     // total it is included in, the total's share at that rate
-    for (const f of facts.lines) {
+    for (const [i, f] of facts.lines.entries()) {
       if (out.tax) break;
       if (!f.labels.some((l) => l && (l.role === 'tax' || l.role === 'taxIncluded')) && !TAX_NAME.test(f.canon)) continue;
-      const rate = f.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
+      const rate = printedRate(f);
       if (!rate) continue;
       const monies = f.amounts.filter((a) => a.moneyLike && !a.percent && a.value > 0);
       if (monies.length === 1 && eq(monies[0]!.value, total)) {
         const cand = candidates.find((c) => c.amount === monies[0]);
-        if (cand) out.tax = { value: cents(total * rate.value / (100 + rate.value)), confidence: 0.5, source: cand, keyword: cand.label?.keyword ?? '-', evidence: ['included-at-printed-rate'] };
+        if (cand) out.tax = { value: cents(shareAt(total, rate.value)), confidence: 0.5, source: cand, keyword: cand.label?.keyword ?? '-', evidence: ['included-at-printed-rate'] };
         continue;
       }
       if (monies.length) continue; // the line's own amount: weighed above
-      const i = facts.lines.indexOf(f);
       for (const above of facts.lines.slice(Math.max(0, i - 3), i).reverse()) {
         const net = above.amounts.find((a) => a.moneyLike && !a.percent && a.value > 0 && a.value < total && Math.abs(a.value * rate.value / 100 - (total - a.value)) <= 0.011);
         const cand = net && candidates.find((c) => c.amount === net);
@@ -447,9 +447,12 @@ function summaryRowsTax(facts: MoneyFacts, total: number, tol: number): ChosenAm
  */
 function taxAtPrintedRate(facts: MoneyFacts, lineIndex: number, tax: number, total: number): boolean {
   const f = facts.lines.find((l) => l.line.index === lineIndex);
-  const rate = f?.amounts.find((a) => a.percent && a.value > 0 && a.value < 30);
-  return !!rate && Math.abs(tax - total * rate.value / (100 + rate.value)) <= 0.015;
+  const rate = f && printedRate(f);
+  return !!rate && Math.abs(tax - shareAt(total, rate.value)) <= 0.015;
 }
+
+/** The tax a gross amount holds at a rate in percent: gross x rate / (100 + rate). */
+const shareAt = (gross: number, rate: number): number => gross * rate / (100 + rate);
 
 /** A tax printed as "included" is plausible at a common rate of the total (5-25 %). */
 function plausibleIncludedTax(tax: number, total: number): boolean {
