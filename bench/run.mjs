@@ -12,7 +12,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawn, execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FIELDS, EXACT_FIELDS, goldFor, scoreItem, summarize, flattenLineItems } from './score.mjs';
+import { FIELDS, EXACT_FIELDS, HALVES, goldFor, halfOf, scoreItem, summarize, flattenLineItems } from './score.mjs';
 import { cliErrors } from './experiment.mjs';
 
 const { fail, int, value } = cliErrors('bench');
@@ -24,7 +24,7 @@ const IMAGE_EXT = /\.(jpe?g|png|pdf|webp|tiff?|heic|heif|gif|bmp)$/i;
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
-  const a = { corpus: path.resolve(repoRoot, '../shared/corpus'), datasets: [], ids: [], limit: undefined, out: undefined, cold: 3, timeout: 180_000, opts: {}, engine: undefined, save: true, reports: path.join(here, 'reports') };
+  const a = { corpus: path.resolve(repoRoot, '../shared/corpus'), datasets: [], ids: [], half: undefined, limit: undefined, out: undefined, cold: 3, timeout: 180_000, opts: {}, engine: undefined, save: true, reports: path.join(here, 'reports') };
   const need = (i, name) => value(argv, i, name);
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -32,6 +32,7 @@ function parseArgs(argv) {
       case '--corpus': a.corpus = path.resolve(need(i, k)); i++; break;
       case '--dataset': a.datasets.push(...need(i, k).split(',').filter(Boolean)); i++; break;
       case '--id': a.ids.push(...need(i, k).split(',').filter(Boolean)); i++; break;
+      case '--half': a.half = need(i, k); if (!HALVES.includes(a.half)) fail('--half must be tune or check'); i++; break;
       case '--limit': a.limit = int(need(i, k), k, 1); i++; break;
       case '--out': a.out = path.resolve(need(i, k)); i++; break;
       case '--cold': a.cold = int(need(i, k), k, 0); i++; break;
@@ -50,6 +51,7 @@ function usage() {
   process.stdout.write(`usage: node bench/run.mjs [options]
   --corpus PATH     corpus folder (default ../shared/corpus from the repo root)
   --dataset NAME    dataset to run; repeatable or comma-separated (default: every folder with images/ and labels/)
+  --half H          only the tune or the check half of each dataset (stable hash of the id; see halfOf)
   --limit N         only the first N files (sorted by name) of each dataset
   --id ID           only these item ids; repeatable or comma-separated
   --out FILE        also write the JSON report to FILE
@@ -104,10 +106,11 @@ function discoverDatasets(corpus) {
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(corpus, d.name, 'images')) && fs.existsSync(path.join(corpus, d.name, 'labels')))
     .map((d) => d.name).sort();
 }
-function loadItems(corpus, ds, { limit, ids }) {
+function loadItems(corpus, ds, { limit, ids, half }) {
   const dir = path.join(corpus, ds);
   let files = fs.readdirSync(path.join(dir, 'images')).filter((f) => IMAGE_EXT.test(f)).sort();
   if (ids.length) files = files.filter((f) => ids.includes(f.replace(/\.[^.]+$/, '')));
+  if (half) files = files.filter((f) => halfOf(f.replace(/\.[^.]+$/, '')) === half);
   const items = [];
   for (const f of files) {
     const id = f.replace(/\.[^.]+$/, '');
@@ -170,7 +173,7 @@ async function coldStart(file, args) {
 // ---------------------------------------------------------------- per-item record (what the report keeps)
 function itemRecord(it, result, error, ms) {
   const scored = scoreItem(error ? null : result, it.gold, { error: Boolean(error) });
-  const rec = { id: it.id, ms: Math.round(ms), error: error ? error.code : null };
+  const rec = { id: it.id, half: halfOf(it.id), ms: Math.round(ms), error: error ? error.code : null };
   if (error) rec.message = error.message.slice(0, 200);
   rec.pred = {}; rec.conf = {}; rec.ok = {};
   for (const [f, s] of Object.entries(scored.fields)) {
@@ -203,6 +206,18 @@ function printDataset(name, s, info) {
     rows.push([f, r.n, `${pct(r.accuracy)} (${r.correct})`, EXACT_FIELDS.includes(f) ? `${pct(r.exactRate)} (${r.exact})` : '', r.hiConfN ? `${pct(r.hiConfPrecision)} (${r.hiConfCorrect}/${r.hiConfN})` : '-', pct(r.hiConfShare)]);
   }
   out.push(table(rows, ['l', 'r', 'r', 'r', 'r', 'r']));
+  if (info.halves) {
+    const hrows = [['field', ...HALVES.flatMap((h) => [`${h} acc`, `${h} hi-conf prec`])]];
+    for (const f of FIELDS) {
+      if (!s.fields[f]) continue;
+      hrows.push([f, ...HALVES.flatMap((h) => {
+        const r = info.halves[h]?.fields[f];
+        return r ? [`${pct(r.accuracy)} (${r.correct}/${r.n})`, r.hiConfN ? `${pct(r.hiConfPrecision)} (${r.hiConfCorrect}/${r.hiConfN})` : '-'] : ['-', '-'];
+      })]);
+    }
+    out.push('by half (tune: study and tune on it; check: keep a change when it does not lose):');
+    out.push(table(hrows, ['l', 'r', 'r', 'r', 'r']).replace(/^/gm, '  '));
+  }
   if (s.lineItems) {
     const l = s.lineItems;
     out.push(`line items: ${l.receipts} receipts, gold ${l.gold}, predicted ${l.predicted}, found ${l.found}: precision ${pct(l.precision)}, recall ${pct(l.recall)}, F1 ${pct(l.f1)}; all-exact receipts ${l.allExact}/${l.receipts}`);
@@ -323,7 +338,7 @@ async function main() {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} cpu (${os.cpus()[0]?.model ?? '?'})`,
     corpus: args.corpus,
-    args: { datasets, limit: args.limit ?? null, ids: args.ids.length ? args.ids : null, cold: args.cold, timeoutMs: args.timeout, opts: extractOpts, engine: args.engine ?? 'dist/index.js' },
+    args: { datasets, half: args.half ?? null, limit: args.limit ?? null, ids: args.ids.length ? args.ids : null, cold: args.cold, timeoutMs: args.timeout, opts: extractOpts, engine: args.engine ?? 'dist/index.js' },
     engine: { createMs: engineCreateMs, warmupMs },
     datasets: {},
   };
@@ -354,11 +369,13 @@ async function main() {
     }
     if (tty) process.stderr.write('\n');
     const summary = summarize(recs.map(forSummary));
+    const halves = Object.fromEntries(HALVES.map((h) => [h, recs.filter((r) => r.half === h)]).filter(([, rs]) => rs.length).map(([h, rs]) => [h, summarize(rs.map(forSummary))]));
+    summary.halves = Object.fromEntries(Object.entries(halves).map(([h, hs]) => [h, { n: hs.n, fields: hs.fields, lineItems: hs.lineItems }]));
     const cold = args.cold > 0 && items.length ? await coldStart(items[0].file, { ...args, opts: coldOpts }) : null;
     const peakRssMB = mb(process.resourceUsage().maxRSS);
     summary.speed.peakRssMB = peakRssMB;
     report.datasets[ds] = { files: items.length, wallMs: Math.round(performance.now() - dsStart), summary, cold, items: recs.map(toReportItem) };
-    printDataset(ds, summary, { limit: args.limit, cold, peakRssMB });
+    printDataset(ds, summary, { limit: args.limit, cold, peakRssMB, halves });
   }
   await engine.close?.();
   report.peakRssMB = mb(process.resourceUsage().maxRSS);

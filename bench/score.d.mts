@@ -1,6 +1,8 @@
 // Types for bench/score.mjs (so test/bench-score.test.ts type-checks under strict TypeScript).
 export type Field = 'totalAmount' | 'taxAmount' | 'date' | 'merchantName' | 'merchantAddress' | 'invoiceNumber';
 export declare const FIELDS: readonly Field[];
+export declare const HALVES: readonly ['tune', 'check'];
+export declare function halfOf(id: string): 'tune' | 'check';
 export declare const EXACT_FIELDS: readonly Field[];
 export declare const AMOUNT_TOLERANCE: number;
 export declare const HI_CONF: number;

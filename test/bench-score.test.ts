@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   normalizeName, levenshtein, levenshteinSimilarity, nameMatches, goldFor, predictionFor, scoreField, scoreLineItems,
-  scoreItem, summarize, percentile, flattenLineItems,
+  scoreItem, summarize, percentile, flattenLineItems, halfOf, HALVES,
 } from '../bench/score.mjs';
 import type { Gold } from '../bench/score.mjs';
 
@@ -20,7 +20,8 @@ describe('normalizeName / levenshteinSimilarity', () => {
   it('upper-cases and turns every run of other characters into one space, keeping &', () => {
     expect(normalizeName('Mr. D.I.Y. (Johor) Sdn  Bhd')).toBe('MR D I Y JOHOR SDN BHD');
     expect(normalizeName('  A&W  restaurant!! ')).toBe('A&W RESTAURANT');
-    expect(normalizeName('Café-Crème 12')).toBe('CAF CR ME 12'); // accented letters are not A-Z
+    expect(normalizeName('Café-Crème 12')).toBe('CAFE CREME 12'); // accents dropped (NFD), the base letter kept
+    expect(normalizeName('Cửa hàng Đồng Khánh')).toBe('CUA HANG DONG KHANH'); // đ as D
     expect(normalizeName(undefined)).toBe('');
     expect(normalizeName(42)).toBe('42');
   });
@@ -31,6 +32,17 @@ describe('normalizeName / levenshteinSimilarity', () => {
     expect(levenshteinSimilarity('', '')).toBe(1);
     expect(levenshteinSimilarity('ABC', '')).toBe(0);
     expect(levenshteinSimilarity('ABCDE', 'ABCDX')).toBeCloseTo(0.8, 10);
+  });
+});
+
+describe('halfOf (tune and check halves)', () => {
+  it('puts an id in the same half every time, and splits a set into two halves of similar size', () => {
+    expect(halfOf('X51005268400')).toBe(halfOf('X51005268400'));
+    const ids = Array.from({ length: 400 }, (_, i) => `id${i}`);
+    const tune = ids.filter((id) => halfOf(id) === 'tune').length;
+    expect(tune).toBeGreaterThan(160);
+    expect(tune).toBeLessThan(240);
+    expect(new Set(ids.map(halfOf))).toEqual(new Set(HALVES));
   });
 });
 

@@ -1,0 +1,87 @@
+// A bench engine (`node bench/run.mjs --engine bench/replay-engine.mjs`) that is the real engine with
+// its OCR readers' answers recorded to, and replayed from, a folder (RK_OCR_CACHE, default
+// .bench-tmp/ocr-cache). OCR is deterministic for the same pixels and options, so a replayed run gives
+// the same fields as a live one while every later stage (fields, resolution, combining, fraud) runs for
+// real; a reading the cache does not hold (a rule asked for another line) is made live and recorded.
+// For developing field rules on the whole corpus in minutes; the reported times are not OCR times.
+// RK_OCR_CACHE_MODE=record (default: read and record) | off (live, nothing recorded).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { createEngine: createReal } = await import(process.env.RK_DIST ?? path.join(here, '../dist/index.js'));
+const DIR = process.env.RK_OCR_CACHE ?? path.join(here, '../.bench-tmp/ocr-cache');
+const MODE = process.env.RK_OCR_CACHE_MODE ?? 'record';
+export const stats = { hits: 0, misses: 0 };
+
+function digest(parts) {
+  const h = crypto.createHash('sha256');
+  for (const p of parts) {
+    if (p instanceof Uint8Array) h.update(p);
+    else h.update(JSON.stringify(p, (k, v) => (k === 'signal' ? undefined : v)) ?? 'undefined');
+    h.update('\0');
+  }
+  return h.digest('hex').slice(0, 40);
+}
+
+async function cached(key, live) {
+  if (MODE === 'off') return live();
+  const file = path.join(DIR, key.slice(0, 2), `${key}.json`);
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+    stats.hits++;
+    return v;
+  } catch { /* not recorded yet */ }
+  stats.misses++;
+  const v = await live();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(v));
+  fs.renameSync(tmp, file);
+  return v;
+}
+
+const pixels = (img) => [img.data ?? new Uint8Array(0), { w: img.width, h: img.height, c: img.channels }];
+const pageBytes = (page) => [page.image, { w: page.width, h: page.height, o: page.exifOrientation }];
+
+/** The tesseract pool with its reading calls cached (working images and lifecycle pass through). */
+function wrapPool(pool) {
+  return new Proxy(pool, {
+    get(target, prop) {
+      const orig = target[prop];
+      if (typeof orig !== 'function') return orig;
+      if (prop === 'recognize') return (page, opts = {}) => cached(digest(['recognize', ...pageBytes(page), opts]), () => orig.call(target, page, opts));
+      if (prop === 'rereadLines') return (page, rot, boxes, heights, opts = {}) => cached(digest(['rereadLines', ...pageBytes(page), rot, boxes, heights, opts]), () => orig.call(target, page, rot, boxes, heights, opts));
+      if (prop === 'readPage') return (img, opts = {}) => cached(digest(['tess.readPage', ...pixels(img), opts]), () => orig.call(target, img, opts));
+      if (prop === 'readRegions') return (img, regions, opts = {}) => cached(digest(['tess.readRegions', ...pixels(img), regions, opts]), () => orig.call(target, img, regions, opts));
+      return orig.bind(target);
+    },
+  });
+}
+
+function wrapPaddle(reader) {
+  if (!reader) return reader;
+  return new Proxy(reader, {
+    get(target, prop) {
+      const orig = target[prop];
+      if (typeof orig !== 'function') return orig;
+      if (prop === 'readPage') return (img, opts = {}) => cached(digest(['paddle.readPage', ...pixels(img), opts]), () => orig.call(target, img, opts));
+      if (prop === 'readRegions') return (img, regions, opts = {}) => cached(digest(['paddle.readRegions', ...pixels(img), regions, opts]), () => orig.call(target, img, regions, opts));
+      return orig.bind(target);
+    },
+  });
+}
+
+export async function createEngine(options) {
+  const engine = await createReal(options);
+  const readersOf = engine.readers;
+  if (typeof readersOf !== 'function') throw new Error('replay-engine: the engine has no readers() to wrap');
+  let wrapped;
+  engine.readers = function readers() {
+    if (!wrapped) { const r = readersOf.call(this); wrapped = { tesseract: wrapPool(r.tesseract), paddle: wrapPaddle(r.paddle) }; }
+    return wrapped;
+  };
+  return engine;
+}
