@@ -43,7 +43,12 @@ async function cached(key, live) {
   return v;
 }
 
-const pixels = (img) => [img.data ?? new Uint8Array(0), { w: img.width, h: img.height, c: img.channels }];
+/** A grey image's pixels and size (GrayImage: { gray, width, height }); never keyed on its size alone. */
+function pixels(img) {
+  const px = img?.gray ?? img?.data;
+  if (!(px instanceof Uint8Array)) throw new Error('replay-engine: an image without pixels to key on');
+  return [px, { w: img.width, h: img.height }];
+}
 const pageBytes = (page) => [page.image, { w: page.width, h: page.height, o: page.exifOrientation }];
 
 /** The tesseract pool with its reading calls cached (working images and lifecycle pass through). */
