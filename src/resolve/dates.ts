@@ -3,10 +3,24 @@
  * is a value: several printings of the same day support each other. Confidence comes from the
  * keyword, a printed time, the form (month name or four-digit year vs an ambiguous day/month order),
  * agreement of the printings, rivals, plausibility against "now" and the OCR confidence of the digits.
+ *
+ * The work is done by ordered lists of small named rules (as chrono-node lists its parsers and
+ * refiners), run by `resolveDates`:
+ *   SCORE_RULES          a candidate's score (summed in list order from 1), which ranks the candidates;
+ *   DATE_EVIDENCE_RULES  the confidence terms of the chosen date, in list order;
+ *   DATE_CAP_RULES       caps on that confidence, each with the marker it leaves in the evidence;
+ *   DUE_EVIDENCE_RULES   the confidence terms of the due date.
+ * The order of each list is the order of the terms in the evidence (and of the additions in the
+ * score): changing it changes the outputs.
+ *
+ * The evidence of a chosen value ends with `rule:<name>`, the rule that decided it: the evidence rule
+ * that gave the largest positive term (the earlier rule on a tie), or `rule:score` when no term was
+ * positive (the value won on its score alone).
  */
 import type { DateCandidate } from '../fields/dates.js';
 import type { Locale } from '../locale/index.js';
 import { plausibleWindow } from '../locale/dates.js';
+import type { DateWindow } from '../locale/dates.js';
 import { confidenceFrom } from './confidence.js';
 import type { EvidenceTerm } from './confidence.js';
 
@@ -20,109 +34,312 @@ export interface ChosenDate {
 export const AMBIGUOUS_ORDER_MAX_CONFIDENCE = 0.85;
 /** Evidence term of a date whose day/month order nothing settled. */
 export const ORDER_UNSETTLED = 'order-unsettled';
+/** Prefix of the evidence entry naming the rule that decided a value. */
+export const RULE_PREFIX = 'rule:';
+/** The decider named when no evidence term was positive: the value won on its score alone. */
+export const SCORE_DECIDED = 'score';
 
 const keyOf = (c: DateCandidate) => `${c.date.y}-${c.date.m}-${c.date.d}`;
 const msOf = (c: DateCandidate) => Date.UTC(c.date.y, c.date.m - 1, c.date.d);
+
+/** A named rule of one of the lists. */
+export interface DateRule<C, R> {
+  name: string;
+  apply: (ctx: C) => R;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Score rules: each returns what it adds to a candidate's score (0 when it does not apply).
+
+/** What a score rule sees: one candidate, the plausible window, the document's line count (>= 1). */
+export interface ScoreContext {
+  c: DateCandidate;
+  window: DateWindow;
+  lineCount: number;
+}
+
+/** A transaction keyword: +1.5 beside the date, +1.0 on the line above. */
+function transactionKeywordScore({ c }: ScoreContext): number { return c.kind === 'transaction' ? (c.keywordAt === 'above' ? 1.0 : 1.5) : 0; }
+/** An order-date keyword: +0.8. */
+function orderKeywordScore({ c }: ScoreContext): number { return c.kind === 'order' ? 0.8 : 0; }
+/** A due-date keyword: -3 (a due date is not the transaction date). */
+function dueKeywordScore({ c }: ScoreContext): number { return c.kind === 'due' ? -3 : 0; }
+/** Another kind of date (expiry, print, delivery, period...): -2. */
+function otherKeywordScore({ c }: ScoreContext): number { return c.kind === 'other' ? -2 : 0; }
+/** A time printed beside the date: +0.8. */
+function timeScore({ c }: ScoreContext): number { return c.time ? 0.8 : 0; }
+/** A weekday printed beside the date: +0.8 when it is the date's, -1 when not. */
+function weekdayScore({ c }: ScoreContext): number { return c.weekday === 'match' ? 0.8 : c.weekday === 'mismatch' ? -1 : 0; }
+/** A day/month order the digits do not settle: -0.2. */
+function ambiguousScore({ c }: ScoreContext): number { return c.date.ambiguous ? -0.2 : 0; }
+/** Outside the plausible window: -4 in the future, -1 too old. */
+function windowScore({ c, window }: ScoreContext): number { const ms = msOf(c); return ms > window.maxMs ? -4 : ms < window.minMs ? -1 : 0; }
+/** Lower on the page: up to -0.3 at the last line. */
+function positionScore({ c, lineCount }: ScoreContext): number { return -(0.3 * (c.line.index / lineCount)); }
+/** Digits read with OCR confidence below 0.5: -0.4. */
+function ocrScore({ c }: ScoreContext): number { return c.ocrConfidence < 0.5 ? -0.4 : 0; }
+/** Not printed as read: -0.3 for a restored separator, -(1 + 0.3 rank) for an undone digit confusion. */
+function guessScore({ c }: ScoreContext): number { return c.guess === undefined ? 0 : -(c.guess === 0 ? 0.3 : 1.0 + 0.3 * c.guess); }
+/** A one-digit day before a padded month ("6.06.22", often a digit lost at the edge): -0.3. */
+function unpaddedScore({ c }: ScoreContext): number { return c.date.unpadded ? -0.3 : 0; }
+
+/** The score rules, summed in this order from 1. */
+export const SCORE_RULES: readonly DateRule<ScoreContext, number>[] = [
+  { name: 'transaction-keyword', apply: transactionKeywordScore },
+  { name: 'order-keyword', apply: orderKeywordScore },
+  { name: 'due-keyword', apply: dueKeywordScore },
+  { name: 'other-keyword', apply: otherKeywordScore },
+  { name: 'time', apply: timeScore },
+  { name: 'weekday', apply: weekdayScore },
+  { name: 'ambiguous', apply: ambiguousScore },
+  { name: 'window', apply: windowScore },
+  { name: 'position', apply: positionScore },
+  { name: 'ocr', apply: ocrScore },
+  { name: 'guess', apply: guessScore },
+  { name: 'unpadded', apply: unpaddedScore },
+];
+
+/** A candidate's score: 1 plus what every score rule adds, in list order. */
+export function scoreCandidate(c: DateCandidate, window: DateWindow, lineCount: number, rules: readonly DateRule<ScoreContext, number>[] = SCORE_RULES): number {
+  const ctx: ScoreContext = { c, window, lineCount };
+  let s = 1;
+  for (const r of rules) s += r.apply(ctx);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evidence rules of the chosen date: each returns its terms (none when it does not apply).
+
+export interface Scored { c: DateCandidate; s: number }
+
+/** What an evidence rule of the transaction date sees. */
+export interface DateEvidenceContext {
+  /** The chosen printing. */
+  c: DateCandidate;
+  /** Every printing of the chosen value (of any kind). */
+  same: DateCandidate[];
+  /** The candidates that are not due dates, best first. */
+  ranked: Scored[];
+  /** The best candidate of another value that is no other-kind date nor a sibling guess. */
+  rival?: Scored;
+  /** The value-level score of a candidate's value. */
+  valueScore: (c: DateCandidate) => number;
+  /** Another guess made from the same printed date as the chosen one (not a rival printing). */
+  sibling: (x: DateCandidate) => boolean;
+  locale: Locale;
+  window: DateWindow;
+}
+
+/** The transaction keyword: +0.2 beside the date, +0.1 on the line above. */
+function keywordTerms({ c }: DateEvidenceContext): EvidenceTerm[] {
+  return c.kind === 'transaction' ? [{ name: `keyword:${c.keyword}`, weight: c.keywordAt === 'above' ? 0.1 : 0.2 }] : [];
+}
+/** An order-date keyword: +0.2. */
+function orderDateTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.kind === 'order' ? [{ name: 'order-date', weight: 0.2 }] : []; }
+/** Another kind of date chosen for want of a better one: -1.5. */
+function otherDateTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.kind === 'other' ? [{ name: `other-date:${c.keyword}`, weight: -1.5 }] : []; }
+/** A time printed beside the date: +0.2. */
+function timeTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.time ? [{ name: 'time', weight: 0.2 }] : []; }
+/** The weekday printed beside the date: +1.0 when it is the date's, -1.5 when not. */
+function weekdayTerms({ c }: DateEvidenceContext): EvidenceTerm[] {
+  if (c.weekday === 'match') return [{ name: 'weekday-agrees', weight: 1.0 }];
+  return c.weekday === 'mismatch' ? [{ name: 'weekday-disagrees', weight: -1.5 }] : [];
+}
+/** A month printed by name: +1.5. */
+function monthNameTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.date.form === 'month-name' ? [{ name: 'month-name', weight: 1.5 }] : []; }
+/** A year-first (yyyy-mm-dd) date: +0.4. */
+function isoTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.date.form === 'iso' ? [{ name: 'iso', weight: 0.4 }] : []; }
+/** A numeric day/month order both readings allow: 0 when the country or the document settles it, else -1.0. */
+function orderTerms({ c, locale }: DateEvidenceContext): EvidenceTerm[] {
+  if (c.date.form === 'month-name' || c.date.form === 'iso' || !c.date.ambiguous) return [];
+  const settled = locale.countryConfidence >= 0.8 || locale.dayFirstSource === 'document';
+  return [{ name: settled ? 'order-by-locale' : 'order-guessed', weight: settled ? 0 : -1.0 }];
+}
+/** A two-digit year: -0.2. */
+function shortYearTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.date.shortYear ? [{ name: 'short-year', weight: -0.2 }] : []; }
+/** The value printed on two lines or more: +0.8. */
+function repeatedTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
+  const printings = new Set(same.map((x) => x.line.index)).size;
+  return printings >= 2 ? [{ name: `repeated:${printings}`, weight: 0.8 }] : [];
+}
+/** The only date value of the document: +0.6; else -0.4 for the other values. */
+function distinctDatesTerms({ c, ranked, sibling }: DateEvidenceContext): EvidenceTerm[] {
+  const distinct = new Set(ranked.filter((x) => x.c.kind !== 'other' && (x.c === c || !sibling(x.c))).map((x) => keyOf(x.c))).size;
+  return distinct === 1 ? [{ name: 'only-date', weight: 0.6 }] : [{ name: `other-dates:${distinct - 1}`, weight: -0.4 }];
+}
+/** A rival value scored close: -1.5 within 0.7, -0.6 within 1.5. */
+function rivalTerms({ c, rival, valueScore }: DateEvidenceContext): EvidenceTerm[] {
+  if (!rival) return [];
+  const margin = valueScore(c) - valueScore(rival.c);
+  return margin < 0.7 ? [{ name: 'close-rival', weight: -1.5 }] : margin < 1.5 ? [{ name: 'rival', weight: -0.6 }] : [];
+}
+/** The best OCR confidence of the printings: +1.0 from 0.9, -1.0 below 0.75, -1.5 below 0.5 (not when every printing is a digit guess). */
+function ocrTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
+  // a digit guess is made because the digits were misread: their low OCR confidence is no further doubt
+  if (same.every((x) => (x.guess ?? 0) > 0)) return [];
+  const ocr = Math.max(...same.map((x) => x.ocrConfidence));
+  return ocr >= 0.9 ? [{ name: 'ocr-high', weight: 1.0 }] : ocr < 0.5 ? [{ name: 'ocr-low', weight: -1.5 }] : ocr < 0.75 ? [{ name: 'ocr-mid', weight: -1.0 }] : [];
+}
+/** Every printing needed letters read as digits: -0.6. */
+function repairedTerms({ same }: DateEvidenceContext): EvidenceTerm[] { return same.every((x) => x.repaired) ? [{ name: 'ocr-repaired', weight: -0.6 }] : []; }
+/** Every printing is a guess: -0.5 for a restored separator, -1.2 for an undone digit confusion. */
+function guessTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
+  if (!same.every((x) => x.guess !== undefined)) return [];
+  const guess = Math.min(...same.map((x) => x.guess!));
+  return [guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 }];
+}
+/** Every printing has a one-digit day before a padded month: -0.8. */
+function unpaddedTerms({ same }: DateEvidenceContext): EvidenceTerm[] { return same.every((x) => x.date.unpadded) ? [{ name: 'unpadded-day', weight: -0.8 }] : []; }
+/** Outside the plausible window: -3 in the future, -1.5 too old. */
+function windowTerms({ c, window }: DateEvidenceContext): EvidenceTerm[] {
+  const ms = msOf(c);
+  return ms > window.maxMs ? [{ name: 'future', weight: -3 }] : ms < window.minMs ? [{ name: 'old', weight: -1.5 }] : [];
+}
+
+/** The evidence rules of the transaction date, whose terms are listed (and summed) in this order. */
+export const DATE_EVIDENCE_RULES: readonly DateRule<DateEvidenceContext, EvidenceTerm[]>[] = [
+  { name: 'keyword', apply: keywordTerms },
+  { name: 'order-date', apply: orderDateTerms },
+  { name: 'other-date', apply: otherDateTerms },
+  { name: 'time', apply: timeTerms },
+  { name: 'weekday', apply: weekdayTerms },
+  { name: 'month-name', apply: monthNameTerms },
+  { name: 'iso', apply: isoTerms },
+  { name: 'day-month-order', apply: orderTerms },
+  { name: 'short-year', apply: shortYearTerms },
+  { name: 'repeated', apply: repeatedTerms },
+  { name: 'distinct-dates', apply: distinctDatesTerms },
+  { name: 'rival', apply: rivalTerms },
+  { name: 'ocr-confidence', apply: ocrTerms },
+  { name: 'ocr-repaired', apply: repairedTerms },
+  { name: 'guess', apply: guessTerms },
+  { name: 'unpadded-day', apply: unpaddedTerms },
+  { name: 'window', apply: windowTerms },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Cap rules of the chosen date: each returns the highest confidence it allows and the marker it leaves.
+
+/** A cap on the confidence, with the evidence entry that marks it (after the terms). */
+export interface DateCap { max: number; marker: string }
+
+/** What a cap rule sees: the evidence context and the terms the evidence rules gave. */
+export interface DateCapContext extends DateEvidenceContext { terms: readonly EvidenceTerm[] }
+
+/** A day/month order nothing settles (no country, no unambiguous printing, no month name) is never a 0.9. */
+function unsettledOrderCap({ same, terms }: DateCapContext): DateCap | undefined {
+  // ORDER_UNSETTLED marks the value for the readings combined later (read/combine.ts keeps the cap)
+  return terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous) ? { max: AMBIGUOUS_ORDER_MAX_CONFIDENCE, marker: ORDER_UNSETTLED } : undefined;
+}
+
+/** The cap rules of the transaction date, in this order. */
+export const DATE_CAP_RULES: readonly DateRule<DateCapContext, DateCap | undefined>[] = [
+  { name: 'unsettled-order', apply: unsettledOrderCap },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Evidence rules of the due date.
+
+/** What an evidence rule of the due date sees: the chosen due date and the chosen transaction date. */
+export interface DueEvidenceContext { c: DateCandidate; date?: DateCandidate }
+
+/** The due-date keyword: +1.2. */
+function dueKeywordTerms({ c }: DueEvidenceContext): EvidenceTerm[] { return [{ name: `keyword:${c.keyword}`, weight: 1.2 }]; }
+/** A day/month order the digits do not settle: -0.6. */
+function dueAmbiguousTerms({ c }: DueEvidenceContext): EvidenceTerm[] { return c.date.ambiguous ? [{ name: 'ambiguous', weight: -0.6 }] : []; }
+/** Due before the transaction date: -1.5. */
+function beforeDateTerms({ c, date }: DueEvidenceContext): EvidenceTerm[] { return date && msOf(c) < msOf(date) ? [{ name: 'before-date', weight: -1.5 }] : []; }
+
+/** The evidence rules of the due date, in this order. */
+export const DUE_EVIDENCE_RULES: readonly DateRule<DueEvidenceContext, EvidenceTerm[]>[] = [
+  { name: 'due-keyword', apply: dueKeywordTerms },
+  { name: 'due-ambiguous', apply: dueAmbiguousTerms },
+  { name: 'before-date', apply: beforeDateTerms },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Running the lists.
+
+/** A term with the rule that gave it. */
+export interface RuledTerm { rule: string; term: EvidenceTerm }
+
+/** Every rule's terms, in list order, each with its rule's name. */
+export function runEvidenceRules<C>(rules: readonly DateRule<C, EvidenceTerm[]>[], ctx: C): RuledTerm[] {
+  return rules.flatMap((r) => r.apply(ctx).map((term) => ({ rule: r.name, term })));
+}
+
+/** The rule that decided: the one with the largest positive term (the earlier on a tie), else SCORE_DECIDED. */
+export function decidingRule(terms: readonly RuledTerm[]): string {
+  let best: RuledTerm | undefined;
+  for (const t of terms) if (t.term.weight > 0 && (!best || t.term.weight > best.term.weight)) best = t;
+  return best?.rule ?? SCORE_DECIDED;
+}
+
+/** Ranks the candidates that are not due dates: by their value's score, then by their own. */
+function rankDates(scored: Scored[], valueScore: (c: DateCandidate) => number): Scored[] {
+  return scored.filter((x) => x.c.kind !== 'due').sort((a, b) => (valueScore(b.c) - valueScore(a.c)) || (b.s - a.s));
+}
+
+/** Value-level scores: the best printing of a value plus 0.5 for each further line printing it (up to 2). */
+function valueScores(groups: Map<string, DateCandidate[]>, scoreOf: Map<DateCandidate, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [k, list] of groups) {
+    const best = Math.max(...list.map((c) => scoreOf.get(c)!));
+    const lines = new Set(list.filter((c) => c.kind !== 'due' && c.kind !== 'other').map((c) => c.line.index)).size;
+    out.set(k, best + 0.5 * Math.min(2, Math.max(0, lines - 1)));
+  }
+  return out;
+}
+
+/** The evidence context of the top-ranked candidate. */
+function dateContext(ranked: Scored[], groups: Map<string, DateCandidate[]>, valueScore: (c: DateCandidate) => number, locale: Locale, window: DateWindow): DateEvidenceContext {
+  const c = ranked[0]!.c;
+  const k = keyOf(c);
+  // other guesses made from the same printed date are not rival printings (their doubt is in the guess term)
+  const sibling = (x: DateCandidate) => x.guess !== undefined && c.guess !== undefined && x.line === c.line && x.date.start === c.date.start;
+  const rival = ranked.find((x) => keyOf(x.c) !== k && x.c.kind !== 'other' && !sibling(x.c));
+  return { c, same: groups.get(k)!, ranked, ...(rival ? { rival } : {}), valueScore, sibling, locale, window };
+}
+
+/** The chosen transaction date from its context: terms, caps, markers, then the deciding rule. */
+function chooseDate(ctx: DateEvidenceContext): ChosenDate {
+  const ruled = runEvidenceRules(DATE_EVIDENCE_RULES, ctx);
+  const terms = ruled.map((t) => t.term);
+  let confidence = confidenceFrom(0.9, terms);
+  const markers: string[] = [];
+  for (const rule of DATE_CAP_RULES) {
+    const cap = rule.apply({ ...ctx, terms });
+    if (!cap) continue;
+    confidence = Math.min(confidence, cap.max);
+    markers.push(cap.marker);
+  }
+  return { candidate: ctx.c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...markers, `${RULE_PREFIX}${decidingRule(ruled)}`] };
+}
+
+/** The chosen due date: the best-scored due candidate with its terms. */
+function chooseDueDate(scored: Scored[], date: DateCandidate | undefined): ChosenDate | undefined {
+  const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];
+  if (!due) return undefined;
+  const ruled = runEvidenceRules(DUE_EVIDENCE_RULES, { c: due.c, ...(date ? { date } : {}) });
+  const terms = ruled.map((t) => t.term);
+  return { candidate: due.c, confidence: confidenceFrom(0.3, terms), evidence: [...terms.map((t) => t.name), `${RULE_PREFIX}${decidingRule(ruled)}`] };
+}
 
 /** Chooses the transaction date and the due date. */
 export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, lineCount: number): { date?: ChosenDate; dueDate?: ChosenDate } {
   const window = plausibleWindow(now);
   const n = Math.max(1, lineCount);
   const groups = new Map<string, DateCandidate[]>();
-  for (const c of cands) {
-    const k = keyOf(c);
-    groups.set(k, [...(groups.get(k) ?? []), c]);
-  }
-  const scoreOf = (c: DateCandidate): number => {
-    let s = 1;
-    if (c.kind === 'transaction') s += c.keywordAt === 'above' ? 1.0 : 1.5;
-    if (c.kind === 'order') s += 0.8;
-    if (c.kind === 'due') s -= 3;
-    if (c.kind === 'other') s -= 2;
-    if (c.time) s += 0.8;
-    if (c.weekday === 'match') s += 0.8;
-    if (c.weekday === 'mismatch') s -= 1;
-    if (c.date.ambiguous) s -= 0.2;
-    const ms = msOf(c);
-    if (ms > window.maxMs) s -= 4;
-    else if (ms < window.minMs) s -= 1;
-    s -= 0.3 * (c.line.index / n);
-    if (c.ocrConfidence < 0.5) s -= 0.4;
-    if (c.guess !== undefined) s -= c.guess === 0 ? 0.3 : 1.0 + 0.3 * c.guess;
-    if (c.date.unpadded) s -= 0.3;
-    return s;
-  };
-  const scored = cands.map((c) => ({ c, s: scoreOf(c) }));
-  // value-level score: the best printing plus a bonus for agreeing printings
-  const valueScore = new Map<string, number>();
-  for (const [k, list] of groups) {
-    const best = Math.max(...list.map((c) => scored.find((x) => x.c === c)!.s));
-    const lines = new Set(list.filter((c) => c.kind !== 'due' && c.kind !== 'other').map((c) => c.line.index)).size;
-    valueScore.set(k, best + 0.5 * Math.min(2, Math.max(0, lines - 1)));
-  }
-  const tx = scored.filter((x) => x.c.kind !== 'due').sort((a, b) => (valueScore.get(keyOf(b.c))! - valueScore.get(keyOf(a.c))!) || (b.s - a.s));
+  for (const c of cands) groups.set(keyOf(c), [...(groups.get(keyOf(c)) ?? []), c]);
+  const scored = cands.map((c) => ({ c, s: scoreCandidate(c, window, n) }));
+  const scoreOf = new Map<DateCandidate, number>();
+  for (const x of scored) if (!scoreOf.has(x.c)) scoreOf.set(x.c, x.s);
+  const values = valueScores(groups, scoreOf);
+  const valueScore = (c: DateCandidate) => values.get(keyOf(c))!;
+  const ranked = rankDates(scored, valueScore);
   const out: { date?: ChosenDate; dueDate?: ChosenDate } = {};
-  const top = tx[0];
-  if (top) {
-    const c = top.c;
-    const k = keyOf(c);
-    const same = groups.get(k)!;
-    // other guesses made from the same printed date are not rival printings (their doubt is in the guess term)
-    const sibling = (x: DateCandidate) => x.guess !== undefined && c.guess !== undefined && x.line === c.line && x.date.start === c.date.start;
-    const rival = tx.find((x) => keyOf(x.c) !== k && x.c.kind !== 'other' && !sibling(x.c));
-    const terms: EvidenceTerm[] = [];
-    if (c.kind === 'transaction') terms.push({ name: `keyword:${c.keyword}`, weight: c.keywordAt === 'above' ? 0.1 : 0.2 });
-    else if (c.kind === 'order') terms.push({ name: 'order-date', weight: 0.2 });
-    else if (c.kind === 'other') terms.push({ name: `other-date:${c.keyword}`, weight: -1.5 });
-    if (c.time) terms.push({ name: 'time', weight: 0.2 });
-    if (c.weekday === 'match') terms.push({ name: 'weekday-agrees', weight: 1.0 });
-    if (c.weekday === 'mismatch') terms.push({ name: 'weekday-disagrees', weight: -1.5 });
-    if (c.date.form === 'month-name') terms.push({ name: 'month-name', weight: 1.5 });
-    else if (c.date.form === 'iso') terms.push({ name: 'iso', weight: 0.4 });
-    else if (c.date.ambiguous) {
-      const settled = locale.countryConfidence >= 0.8 || locale.dayFirstSource === 'document';
-      terms.push({ name: settled ? 'order-by-locale' : 'order-guessed', weight: settled ? 0 : -1.0 });
-    }
-    if (c.date.shortYear) terms.push({ name: 'short-year', weight: -0.2 });
-    const printings = new Set(same.map((x) => x.line.index)).size;
-    if (printings >= 2) terms.push({ name: `repeated:${printings}`, weight: 0.8 });
-    const distinct = new Set(tx.filter((x) => x.c.kind !== 'other' && (x.c === c || !sibling(x.c))).map((x) => keyOf(x.c))).size;
-    if (distinct === 1) terms.push({ name: 'only-date', weight: 0.6 });
-    else terms.push({ name: `other-dates:${distinct - 1}`, weight: -0.4 });
-    if (rival) {
-      const margin = valueScore.get(k)! - valueScore.get(keyOf(rival.c))!;
-      if (margin < 0.7) terms.push({ name: 'close-rival', weight: -1.5 });
-      else if (margin < 1.5) terms.push({ name: 'rival', weight: -0.6 });
-    }
-    // a digit guess is made because the digits were misread: their low OCR confidence is no further doubt
-    if (!same.every((x) => (x.guess ?? 0) > 0)) {
-      const ocr = Math.max(...same.map((x) => x.ocrConfidence));
-      if (ocr >= 0.9) terms.push({ name: 'ocr-high', weight: 1.0 });
-      else if (ocr < 0.5) terms.push({ name: 'ocr-low', weight: -1.5 });
-      else if (ocr < 0.75) terms.push({ name: 'ocr-mid', weight: -1.0 });
-    }
-    if (same.every((x) => x.repaired)) terms.push({ name: 'ocr-repaired', weight: -0.6 });
-    if (same.every((x) => x.guess !== undefined)) {
-      const guess = Math.min(...same.map((x) => x.guess!));
-      terms.push(guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 });
-    }
-    if (same.every((x) => x.date.unpadded)) terms.push({ name: 'unpadded-day', weight: -0.8 });
-    const ms = msOf(c);
-    if (ms > window.maxMs) terms.push({ name: 'future', weight: -3 });
-    else if (ms < window.minMs) terms.push({ name: 'old', weight: -1.5 });
-    let confidence = confidenceFrom(0.9, terms);
-    // a day/month order nothing settles (no country, no unambiguous date, no month name) is never a 0.9
-    const unsettled = terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous);
-    if (unsettled) confidence = Math.min(confidence, AMBIGUOUS_ORDER_MAX_CONFIDENCE);
-    // ORDER_UNSETTLED marks the value for the readings combined later (read/combine.ts keeps the cap)
-    out.date = { candidate: c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...(unsettled ? [ORDER_UNSETTLED] : [])] };
-  }
-  const due = scored.filter((x) => x.c.kind === 'due').sort((a, b) => b.s - a.s)[0];
-  if (due) {
-    const terms: EvidenceTerm[] = [{ name: `keyword:${due.c.keyword}`, weight: 1.2 }];
-    if (due.c.date.ambiguous) terms.push({ name: 'ambiguous', weight: -0.6 });
-    if (out.date && msOf(due.c) < msOf(out.date.candidate)) terms.push({ name: 'before-date', weight: -1.5 });
-    out.dueDate = { candidate: due.c, confidence: confidenceFrom(0.3, terms), evidence: terms.map((t) => t.name) };
-  }
+  if (ranked.length) out.date = chooseDate(dateContext(ranked, groups, valueScore, locale, window));
+  const due = chooseDueDate(scored, out.date?.candidate);
+  if (due) out.dueDate = due;
   return out;
 }
