@@ -51,6 +51,8 @@ const strip = (k, v) => {
   if (k === 'rule') return undefined;
   return v;
 };
+/** The result's own evidence record ({ field: terms }): its arrays are named by their field, not 'evidence'. */
+const stripRecord = (k, v) => (Array.isArray(v) ? v.filter((e) => !(typeof e === 'string' && e.startsWith('rule:'))) : strip(k, v));
 const ctx = { extractTime: true, extractLineItems: true, now: new Date('2026-11-25T12:00:00Z') };
 let docs = 0, same = 0, differ = 0;
 const byKey = new Map();
@@ -67,7 +69,8 @@ for (const file of files.sort()) {
   const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])].filter((k) => !only || only.includes(k));
   let bad = false;
   for (const k of keys) {
-    const ja = JSON.stringify(ra[k], strip), jb = JSON.stringify(rb[k], strip);
+    const how = k === 'evidence' ? stripRecord : strip;
+    const ja = JSON.stringify(ra[k], how), jb = JSON.stringify(rb[k], how);
     if (ja !== jb) {
       bad = true;
       byKey.set(k, (byKey.get(k) ?? 0) + 1);
