@@ -1,0 +1,222 @@
+/**
+ * The merchant's name rules (src/fields/merchant/): one check per rule of every list, each on a small
+ * hand-made Document; every check passes with the rule and fails with the rule taken out of its list.
+ * Rule names are unique, every rule has a one-line doc, and the chosen name's evidence ends with
+ * `rule:<name>` of the candidate rule that proposed it.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractFields } from '../../src/fields/index.js';
+import {
+  CANDIDATE_RULES, NEVER_NAME_RULES, SCORING_RULES, SIGHTING_RULES, findMerchant, merchantContext, nameCandidates,
+} from '../../src/fields/merchant.js';
+import type { NameCandidate } from '../../src/fields/merchant.js';
+import { brandSightings } from '../../src/fields/merchant/brand-rules.js';
+import type { Sighting } from '../../src/fields/merchant/brand-rules.js';
+import { documentFromText, buildDocument, lineFromWords } from '../../src/document/geometry.js';
+import type { Document, PageSource, Word } from '../../src/document/types.js';
+import type { FieldContext, FieldResults } from '../../src/fields/types.js';
+import { inferLocale } from '../../src/locale/index.js';
+
+const CTX: FieldContext = { extractTime: false, now: new Date('2024-06-01T00:00:00Z') };
+type Input = string[] | Document;
+const docOf = (input: Input): Document => (Array.isArray(input) ? documentFromText(input.join('\n')) : input);
+const fields = (input: Input, extra: Partial<FieldContext> = {}): FieldResults => extractFields(docOf(input), { ...CTX, ...extra });
+const nameOf = (input: Input): string | undefined => fields(input).merchantName?.value;
+const evidenceOf = (input: Input): string[] => fields(input).evidence?.merchantName ?? [];
+
+/** Every scored candidate of the document (before the choice), as findMerchant builds them. */
+function candidates(input: Input): NameCandidate[] {
+  const doc = docOf(input);
+  return nameCandidates(merchantContext(doc, inferLocale(doc, {}), {})!);
+}
+function candidate(input: Input, value: string): NameCandidate {
+  const c = candidates(input).find((x) => x.value === value);
+  if (!c) throw new Error(`no candidate ${value}`);
+  return c;
+}
+const termsOf = (c: NameCandidate): string[] => c.terms.map((t) => t.name);
+const fromLine = (input: Input, lineIndex: number): NameCandidate[] => candidates(input).filter((c) => c.seg.line.index === lineIndex);
+const sightings = (input: Input): Sighting[] => {
+  const doc = docOf(input);
+  return brandSightings(merchantContext(doc, inferLocale(doc, {}), {})!);
+};
+
+/** A Document of lines of words: [text, word confidence, line height] each. */
+function page(rows: Array<[string, number, number]>, source: PageSource = 'ocr'): Document {
+  let y = 0;
+  const lines = rows.map(([text, confidence, h]) => {
+    const words: Word[] = text.split(' ').map((w, i) => ({ text: w, confidence, box: { x0: i * 100, y0: y, x1: i * 100 + 90, y1: y + h } }));
+    y += h + 20;
+    return lineFromWords(words);
+  });
+  return buildDocument([{ index: 0, source, width: 800, height: y + 20, originalWidth: 800, originalHeight: y + 20, rotation: 0, lines }]);
+}
+
+/** Twelve item lines: the whole header, no name in it (each shows a price). */
+const ITEMS = Array.from({ length: 12 }, (_, i) => `Burger ${i + 1} 9.50`);
+const ROLLER = ['Senefelder Straße 2', '33100 Paderborn', 'Quittung', 'Duschvorhang 29,98', 'SUMME 29,98', 'www.roller.de'];
+const ALDI = ['UNSERE ÖFFNUNGSZEITEN', 'MO.-SA. 9.00 Uhr - 20.00 Uhr', 'Pohlweg 110', '33100 Paderborn', 'KIWI 1,49 A', 'SUMME 1,49', 'Vielen Dank für Ihren Einkauf!', 'Aldi GmbH & Co. KG, Schloß Holte'];
+const NICHAELS = ['Nichaels', 'Where Creativity Happens', '1977 SCENIC HWY', 'SNELLVILLE, GA 30078', 'SUBTOTAL 4.00', 'TOTAL 4.24'];
+const CHICK = ['elooetoCh1ck-f11-A', 'Charlotte Pike FSU', '1 Spcy Sand 4.29', 'Sales Tax 0.61', 'Nashville, TN 37209', 'TOTAL $7.60'];
+
+/** One check per rule: passes with the rule, fails without it. */
+const CHECKS: Record<string, () => void> = {
+  // --- candidate rules ---
+  'header-line': () => {
+    expect(nameOf(['GOLDEN DRAGON', 'TOTAL 12.00'])).toBe('GOLDEN DRAGON');
+    expect(evidenceOf(['GOLDEN DRAGON', 'TOTAL 12.00']).at(-1)).toBe('rule:header-line');
+  },
+  'label-below-header': () => {
+    const lines = [...ITEMS, 'Seller: Zorblat Widgets', 'TOTAL 114.00'];
+    expect(nameOf(lines)).toBe('Zorblat Widgets');
+    expect(evidenceOf(lines).at(-1)).toBe('rule:label-below-header');
+  },
+  'company-form-below-header': () => {
+    const lines = [...ITEMS, 'Zorblat Trading Sdn Bhd', 'TOTAL 114.00'];
+    expect(nameOf(lines)).toBe('Zorblat Trading Sdn Bhd');
+    expect(evidenceOf(lines).at(-1)).toBe('rule:company-form-below-header');
+  },
+  'brand-sighting': () => {
+    expect(nameOf(ROLLER)).toBe('Roller');
+    expect(evidenceOf(ROLLER)).toContain('domain-brand(0.9)');
+    expect(evidenceOf(ROLLER).at(-1)).toBe('rule:brand-sighting');
+  },
+  // --- brand sighting rules ---
+  'domain-sighting': () => expect(sightings(ROLLER).some((s) => s.how === 'domain' && s.brand.name === 'Roller')).toBe(true),
+  'company-sighting': () => expect(sightings(ALDI).some((s) => s.how === 'company' && /^Aldi/.test(s.brand.name))).toBe(true),
+  'line-sighting': () => expect(sightings(['Michaels', '1977 SCENIC HWY', 'SNELLVILLE, GA 30078', 'TOTAL 4.24']).some((s) => s.how === 'line' && s.brand.name === 'Michaels')).toBe(true),
+  'inside-sighting': () => expect(sightings(CHICK).some((s) => s.how === 'inside' && s.brand.name === 'Chick-fil-A')).toBe(true),
+  'near-sighting': () => expect(sightings(NICHAELS).some((s) => s.how === 'near' && s.brand.name === 'Michaels')).toBe(true),
+  // --- never-name rules: the line proposes no candidate ---
+  'few-letters': () => expect(fromLine(['A1 2345', 'GOLDEN DRAGON', 'TOTAL 12.00'], 0)).toEqual([]),
+  'ignored-name': () => {
+    const lines = ['JOHN SMITH LTD', 'ACME TRADING SDN BHD', 'JALAN AMPANG', 'TOTAL 5.00'];
+    expect(fields(lines, { ignoreMerchantName: 'John Smith Ltd' }).merchantName?.value).toBe('ACME TRADING SDN BHD');
+  },
+  'never-name-words': () => expect(fromLine(['UNSERE ÖFFNUNGSZEITEN', 'Zorblat Bäckerei', 'SUMME 2,49'], 0)).toEqual([]),
+  'hours-run': () => expect(fromLine(['SHOP PING HOUR S', 'SEGI CASH & CARRY SDN. BHD', 'TOTAL 10.00'], 0)).toEqual([]),
+  'street-words': () => expect(fromLine(['Warburger Straße 130', 'Zorblat Bäckerei', 'SUMME 2,49'], 0)).toEqual([]),
+  'money-line': () => expect(fromLine(['KAART 53.78', 'Tankstation De Vries', 'Totaal 53.78'], 0)).toEqual([]),
+  'counters-only': () => expect(fromLine(['Store # 176', 'GOLDEN GATE DINER', 'TOTAL 9.50'], 0)).toEqual([]),
+  // --- scoring rules ---
+  'company-suffix': () => expect(evidenceOf(['ZORBLAT TRADING SDN BHD', 'TOTAL 5.00'])).toContain('company-suffix(0.8)'),
+  'shop-word': () => expect(evidenceOf(['ZORBLAT CAFE', 'TOTAL 5.00'])).toContain('shop-word(0.4)'),
+  'merchant-label': () => expect(evidenceOf(['Seller: Zorblat Widgets', 'TOTAL 5.00'])).toContain('merchant-label(1)'),
+  'sentence': () => {
+    const c = candidates(['Westfalen Tankstelle', 'Verkauf im Namen und auf Rechnung der Autogas Handel GmbH', 'SUMME EUR 45,00']).find((x) => x.value.includes('Autogas'));
+    expect(termsOf(c!)).toContain('sentence');
+  },
+  'customer-block': () => expect(termsOf(candidate(['Bill To:', 'Globex Ltd', '12 Main Street', '', 'Initech Inc', 'Total $10.00'], 'Globex Ltd'))).toContain('customer-block'),
+  'not-a-name': () => expect(termsOf(candidate(['WELCOME TO ZORBLAT', 'TOTAL 5.00'], 'WELCOME TO ZORBLAT'))).toContain('not-a-name'),
+  'address-like': () => expect(termsOf(candidate(['ZORBLAT WIDGETS', 'LOT 12 JALAN ZORBLAT', 'TOTAL 5.00'], 'LOT 12 JALAN ZORBLAT'))).toContain('address-like'),
+  'brand': () => expect(termsOf(candidate(['Michaels', '1977 SCENIC HWY', 'SNELLVILLE, GA 30078', 'TOTAL 4.24'], 'Michaels'))).toContain('brand'),
+  'parenthesised': () => {
+    // the same line but its closing parenthesis: every other rule weighs the two alike
+    const a = candidate(['pw (ZORBLAT) (WIDGETS)', 'TOTAL 5.00'], '(ZORBLAT) (WIDGETS)');
+    const b = candidate(['pw (ZORBLAT) (WIDGETS', 'TOTAL 5.00'], '(ZORBLAT) (WIDGETS');
+    expect(a.score - b.score).toBeCloseTo(-2, 9);
+  },
+  'header-position': () => {
+    const cs = candidates(['ALPHA CAFE', 'BRAVO CAFE', 'TOTAL 5.00']);
+    const a = cs.find((c) => c.value === 'ALPHA CAFE')!, b = cs.find((c) => c.value === 'BRAVO CAFE')!;
+    expect(a.score - b.score).toBeCloseTo(0.3, 9);
+    expect(termsOf(a)).toContain('first-line');
+  },
+  'large-text': () => {
+    const doc = page([['Order online anytime', 0.95, 20], ['GOLDEN DRAGON', 0.95, 48], ['Open daily 10am', 0.95, 20], ['TOTAL 12.00', 0.95, 20]]);
+    expect(termsOf(candidate(doc, 'GOLDEN DRAGON'))).toContain('large-text');
+  },
+  'ocr-confidence': () => {
+    expect(evidenceOf(['GOLDEN DRAGON', 'TOTAL 12.00'])).toContain('ocr-high(0.8)');
+    expect(termsOf(candidate(page([['GOLDEN DRAGON', 0.5, 20], ['TOTAL 12.00', 0.95, 20]]), 'GOLDEN DRAGON'))).toContain('low-ocr');
+  },
+  'no-words': () => expect(termsOf(candidate(['ZORBLAT WIDGETS', 'BCD 12 KLM', 'TOTAL 5.00'], 'BCD 12 KLM'))).toContain('no-words'),
+  'short': () => expect(termsOf(candidate(['ZORBLAT WIDGETS', 'Thanks a lot', 'Goodbye now', 'ZOB', 'TOTAL 5.00'], 'ZOB'))).toContain('short'),
+  'lower-case': () => expect(termsOf(candidate(['ZORBLAT WIDGETS', 'zorblat widgets', 'TOTAL 5.00'], 'zorblat widgets'))).toContain('lower-case'),
+  'domain-match': () => expect(evidenceOf(['ZORBLAT WIDGETS', 'TOTAL 5.00', 'www.zorblat.com'])).toContain('domain-match(1.2)'),
+  'picture-text': () => {
+    const doc = page([['ZORBLAT WIDGETS', 1, 20], ['Fresh and tasty', 0.9, 20], ['TOTAL 5.00', 1, 20]], 'pdf-text');
+    expect(termsOf(candidate(doc, 'Fresh and tasty'))).toContain('picture-text');
+    expect(termsOf(candidate(doc, 'ZORBLAT WIDGETS'))).not.toContain('picture-text');
+  },
+  'repeated': () => expect(evidenceOf(['ZORBLAT WIDGETS', 'TOTAL 5.00', 'Thank you for visiting ZORBLAT WIDGETS'])).toContain('repeated:2(0.8)'),
+};
+
+type Named = { name: string; doc: string };
+const LISTS: Array<[string, readonly Named[]]> = [['CANDIDATE_RULES', CANDIDATE_RULES], ['SIGHTING_RULES', SIGHTING_RULES], ['NEVER_NAME_RULES', NEVER_NAME_RULES], ['SCORING_RULES', SCORING_RULES]];
+const ALL = LISTS.flatMap(([, list]) => list);
+
+/** Runs `run` with the rule taken out of its list (put back after). */
+function withoutRule(name: string, run: () => void): void {
+  const list = LISTS.map(([, l]) => l as Named[]).find((l) => l.some((r) => r.name === name))!;
+  const i = list.findIndex((r) => r.name === name);
+  const [rule] = list.splice(i, 1);
+  try { run(); } finally { list.splice(i, 0, rule!); }
+}
+
+describe('merchant rule lists', () => {
+  it('every rule name is unique across the lists, and every rule has a one-line doc', () => {
+    const names = ALL.map((r) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const r of ALL) {
+      expect(r.name).toMatch(/^[a-z]+(?:-[a-z]+)*$/);
+      expect(r.doc.trim().length, r.name).toBeGreaterThan(10);
+      expect(r.doc, r.name).not.toMatch(/\n/);
+    }
+  });
+
+  it('lists the candidate, never-name and scoring rules in their order', () => {
+    expect(CANDIDATE_RULES.map((r) => r.name)).toEqual(['header-line', 'label-below-header', 'company-form-below-header', 'brand-sighting']);
+    expect(SIGHTING_RULES.map((r) => r.name)).toEqual(['domain-sighting', 'company-sighting', 'line-sighting', 'inside-sighting', 'near-sighting']);
+    expect(NEVER_NAME_RULES.map((r) => r.name)).toEqual(['few-letters', 'ignored-name', 'never-name-words', 'hours-run', 'street-words', 'money-line', 'counters-only']);
+    expect(SCORING_RULES.map((r) => r.name)).toEqual(['company-suffix', 'shop-word', 'merchant-label', 'sentence', 'customer-block', 'not-a-name', 'address-like', 'brand',
+      'parenthesised', 'header-position', 'large-text', 'ocr-confidence', 'no-words', 'short', 'lower-case', 'domain-match', 'picture-text', 'repeated']);
+    // segment rules are asked of each segment before the page rules run
+    const kinds = CANDIDATE_RULES.map((r) => r.kind);
+    expect(kinds.lastIndexOf('segment')).toBeLessThan(kinds.indexOf('page'));
+  });
+
+  it('has a check for every rule, and none for a rule it does not have', () => {
+    expect(Object.keys(CHECKS).sort()).toEqual(ALL.map((r) => r.name).sort());
+  });
+
+  it('names the deciding candidate rule last in the name\'s evidence, once', () => {
+    const ev = evidenceOf(['TAX INVOICE', 'KEDAI PAPAN YEW CHUAN SDN BHD (123456-X)', 'LOT 1851-A, JALAN KPB 6', 'TOTAL 50.00']);
+    expect(ev.filter((e) => e.startsWith('rule:'))).toEqual(['rule:header-line']);
+    expect(ev.at(-1)).toBe('rule:header-line');
+    expect(ev.slice(0, -1).some((e) => e.startsWith('score='))).toBe(true);
+    // findMerchant alone: the same list
+    const doc = documentFromText('GOLDEN DRAGON\nTOTAL 12.00');
+    expect(findMerchant(doc, inferLocale(doc, {}), {}).evidence?.merchantName?.at(-1)).toBe('rule:header-line');
+  });
+});
+
+describe.each(Object.keys(CHECKS))('rule %s', (name) => {
+  it('its check passes', () => CHECKS[name]!());
+  it('its check fails with the rule taken out of its list', () => {
+    withoutRule(name, () => expect(CHECKS[name]!).toThrow());
+    CHECKS[name]!(); // put back: passes again
+  });
+});
+
+describe('brand sightings on candidates already found', () => {
+  it('respells a header word one letter off a brand of the country (near-brand)', () => {
+    expect(nameOf(NICHAELS)).toBe('Michaels');
+    expect(evidenceOf(NICHAELS)).toContain('near-brand(0)');
+    expect(evidenceOf(NICHAELS).at(-1)).toBe('rule:header-line');
+  });
+  it('confirms a header candidate of the brand seen on another line (brand-seen)', () => {
+    const lines = ['ROSSMANN GmbH', 'Pohlweg 110', '33100 Paderborn', 'SUMME 1,49', 'www.rossmann.de'];
+    const ev = evidenceOf(lines);
+    expect(ev.some((e) => e.startsWith('brand-seen:domain'))).toBe(true);
+    expect(ev.at(-1)).toBe('rule:header-line');
+  });
+  it('gives a brand seen twice its own candidate with both terms (brand-agrees)', () => {
+    // both below the header, where no candidate of the brand stands
+    const lines = [...Array.from({ length: 12 }, (_, i) => `Artikel ${i + 1} 2,49`), 'SUMME 29,88', '33100 Paderborn', 'ROLLER GmbH & Co. KG, Gelsenkirchen', 'www.roller.de'];
+    const c = candidates(lines).find((x) => x.fromBrand);
+    expect(c?.value).toBe('Roller');
+    expect(termsOf(c!)).toEqual(['company-brand', 'domain-brand', 'brand-agrees']);
+    expect(c!.score).toBe(7);
+  });
+});
