@@ -46,11 +46,15 @@ function documentOf(lib, v) {
   return undefined;
 }
 
+const noRule = (list) => list.filter((e) => !(typeof e === 'string' && e.startsWith('rule:')));
 const strip = (k, v) => {
-  if (k === 'evidence' && Array.isArray(v)) return v.filter((e) => !(typeof e === 'string' && e.startsWith('rule:')));
+  if (k === 'evidence' && Array.isArray(v)) return noRule(v);
   if (k === 'rule') return undefined;
   return v;
 };
+// FieldResults.evidence is a record of lists ({ totalAmount: [...] }) compared on its own, where the
+// replacer sees it under the key '' and its lists under the field names: its lists are cleaned first
+const cleaned = (k, v) => (k === 'evidence' && v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([f, l]) => [f, Array.isArray(l) ? noRule(l) : l])) : v);
 const ctx = { extractTime: true, extractLineItems: true, now: new Date('2026-11-25T12:00:00Z') };
 let docs = 0, same = 0, differ = 0;
 const byKey = new Map();
@@ -67,7 +71,7 @@ for (const file of files.sort()) {
   const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])].filter((k) => !only || only.includes(k));
   let bad = false;
   for (const k of keys) {
-    const ja = JSON.stringify(ra[k], strip), jb = JSON.stringify(rb[k], strip);
+    const ja = JSON.stringify(cleaned(k, ra[k]), strip), jb = JSON.stringify(cleaned(k, rb[k]), strip);
     if (ja !== jb) {
       bad = true;
       byKey.set(k, (byKey.get(k) ?? 0) + 1);
