@@ -145,15 +145,14 @@ function totalMinusNetLine(pc: PickContext): ChosenAmount | undefined {
   return undefined;
 }
 
-/**
- * A tax line that prints its rate but whose amount did not read ("TAX 8.75% =", "INCL. BTW: 6.00% 21.95 1."):
- * on the line of the total it is included in, the total's share at that rate; else the net just above it
- * that the rate takes to the total (4.05 + 8.75 % = 4.40). The first such line decides.
- */
+/** A tax line that prints its rate but whose amount did not read: the total's share at that rate, or the net above that the rate takes to the total. */
 function taxAtRate(pc: PickContext): ChosenAmount | undefined {
   const total = decimalTotal(pc);
   if (total === undefined) return undefined;
   const { facts, eq } = pc.ctx;
+  // "TAX 8.75% =", "INCL. BTW: 6.00% 21.95 1.": on the line of the total it is included in, the total's
+  // share at that rate; else the net just above it that the rate takes to the total (4.05 + 8.75 % = 4.40).
+  // The first such line decides.
   for (const [i, f] of facts.lines.entries()) {
     if (!f.labels.some((l) => l && (l.role === 'tax' || l.role === 'taxIncluded')) && !TAX_NAME.test(f.canon)) continue;
     const rate = printedRate(f);
