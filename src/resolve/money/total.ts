@@ -1,0 +1,272 @@
+/**
+ * The total: every candidate value is scored by TOTAL_TERMS, an ordered list of named terms that each
+ * add to the value's score (its rank) and to its evidence terms (its confidence); the best-scored value
+ * is the total. The order is part of the behaviour (terms read what earlier ones found, e.g. `best`).
+ */
+import type { MoneyCandidate } from '../../fields/amounts.js';
+import type { Derivation } from '../arithmetic.js';
+import { confidenceFrom } from '../confidence.js';
+import type { EvidenceTerm } from '../confidence.js';
+import type { ChosenAmount, MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
+
+/** One value being scored: what the terms found so far and what they read. */
+export interface ScoreState {
+  vc: ValueCandidate;
+  v: number;
+  score: number;
+  terms: EvidenceTerm[];
+  /** The strength of the value's best total label (with its place and reading). */
+  kw: number;
+  /** The occurrence whose label makes it a total, if any. */
+  best?: MoneyCandidate;
+  /** The derivations that give this value. */
+  support: Derivation[];
+  /** Kinds of derivation from printed readings, and from repaired ones. */
+  kinds: Set<Derivation['kind']>;
+  repairedKinds: Set<Derivation['kind']>;
+  /** Printed equal to an amount labelled as paid. */
+  paidEqual: boolean;
+  /** Rounding lines applied to a total that give this value. */
+  afterRounding: RoundingApplied[];
+  /** Printed only with a role other than total. */
+  nonTotal: boolean;
+}
+
+/** A named scoring term of the total. */
+export interface TotalTerm { name: string; apply: (s: ScoreState, ctx: MoneyContext) => void }
+
+/** What the terms read about a value before any of them ran (its support, its roles, the rounding that gives it). */
+export function scoreState(vc: ValueCandidate, ctx: MoneyContext): ScoreState {
+  const v = vc.value;
+  const support = ctx.derivedAt(v);
+  const kinds = new Set(support.filter((d) => !d.repaired).map((d) => d.kind));
+  const repairedKinds = new Set(support.filter((d) => d.repaired).map((d) => d.kind));
+  const afterRounding = ctx.roundingApplied.filter((ra) => ctx.eq(ra.value, v) && (!ra.repaired || kinds.size > 0 || vc.printed.some((c) => c.role === 'total' || c.role === 'paid')));
+  const nonTotal = vc.printed.length > 0 && vc.printed.every((c) => c.role !== 'total' && c.role !== 'none' && !(c.role === 'rounding' && v >= ctx.smallRounding * 2));
+  return { vc, v, score: 0, terms: [], kw: 0, support, kinds, repairedKinds, paidEqual: ctx.paidKeys.has(ctx.keyOf(v)), afterRounding, nonTotal };
+}
+
+/** The printed total label of the value that scores best (keyword strength, OCR variant, place, reading). */
+function labelledTotal(s: ScoreState, ctx: MoneyContext): void {
+  const { v, vc } = s;
+  const { opts, maxOther } = ctx;
+  const n = Math.max(1, opts.lineCount);
+  const asTotal = vc.printed.filter((c) => c.role === 'total' || (c.role === 'rounding' && v >= ctx.smallRounding * 2) || c.role === 'balance');
+  for (const c of asTotal) {
+    const l = c.label!;
+    let sc = c.role === 'rounding' ? 2.4 : c.role === 'balance' ? 1.2 : l.strength;
+    if (l.fuzzy) sc -= 0.5;
+    if (l.fromLineAbove) sc -= 0.2;
+    if (!c.amount.moneyLike) sc -= 1.2;
+    if (!c.amount.moneyLike && !opts.wholeCurrency && maxOther > 0 && c.amount.value > 10 * maxOther) sc -= 3;
+    if (opts.wholeCurrency && c.amount.value < 100) sc -= 2; // rupiah totals are not 21 or 187
+    if (!c.amount.atLineEnd) sc -= 0.3;
+    const placed = sc + 0.4 * (c.lineIndex / n);
+    if (!s.best || placed > s.kw) { s.kw = placed; s.best = c; }
+  }
+}
+
+/** A value no total label prints but an OCR repair of one gives: that label, weaker. */
+function ocrRepaired(s: ScoreState): void {
+  if (s.best || !s.vc.repairedFrom.length) return;
+  const c = s.vc.repairedFrom.reduce((a, b) => ((a.label?.strength ?? 0) >= (b.label?.strength ?? 0) ? a : b));
+  s.kw = (c.label?.strength ?? 2) - 1.2;
+  s.best = c;
+  s.terms.push({ name: 'ocr-repaired', weight: -0.5 });
+}
+
+/** The label's strength scores the value, and names its keyword and source. */
+function keyword(s: ScoreState): void {
+  const { vc, best } = s;
+  vc.source = best ?? vc.printed.find((c) => c.role === 'none') ?? vc.printed[0];
+  vc.keyword = best?.label?.keyword ?? '-';
+  s.score += s.kw;
+  if (!best) return;
+  const strength = best.role === 'balance' ? 1.2 : best.role === 'rounding' ? 2.4 : (best.label?.strength ?? 2);
+  s.terms.push({ name: `keyword:${vc.keyword}`, weight: strength >= 3.5 ? 1.8 : strength >= 3 ? 0.9 : strength >= 2.2 ? 0.8 : 0.3 });
+}
+
+/** A label read through an OCR variant of its keyword is weaker evidence. */
+function keywordOcrVariant(s: ScoreState): void {
+  if (s.best?.label?.fuzzy) s.terms.push({ name: 'keyword-ocr-variant', weight: -0.3 });
+}
+
+/** A label that says the total is final (after rounding or discount) ranks higher. */
+function finalLabel(s: ScoreState): void {
+  if (s.best?.label?.final) s.score += 0.6;
+}
+
+/** Score and weight of each kind of derivation: [score, confidence weight] when read as printed. */
+const KIND_WEIGHT: Record<Derivation['kind'], [number, number]> = {
+  'paid-change': [2.5, 2.0], 'paid-exact': [0.8, 1.0], 'subtotal-sum': [2.0, 1.0], items: [1.5, 1.0], summary: [1.2, 1.2], rounded: [0, 0], partials: [1.2, 1.2],
+};
+
+/** Each kind of arithmetic that gives the value (paid - change, subtotal + tax, items, ...); less when it needed a repair. */
+function arithmetic(s: ScoreState): void {
+  s.vc.support = s.support;
+  for (const k of new Set([...s.kinds, ...s.repairedKinds])) {
+    const [sw, cw] = KIND_WEIGHT[k];
+    const rep = !s.kinds.has(k);
+    s.score += rep ? sw * 0.6 : sw;
+    s.terms.push({ name: `${k}${rep ? '(repaired)' : ''}`, weight: rep ? cw * 0.5 : cw });
+  }
+}
+
+/** The value printed on two or more lines (independent OCR reads of it). */
+function repeated(s: ScoreState): void {
+  const lines = new Set(s.vc.printed.map((c) => c.lineIndex));
+  if (lines.size >= 2) { s.score += Math.min(0.9, 0.3 * (lines.size - 1)); s.terms.push({ name: `repeated:${lines.size}`, weight: lines.size >= 3 ? 1.2 : 1.0 }); }
+}
+
+/** Printed and the largest amount that is not a payment, change or the like. */
+const isLargest = (s: ScoreState, ctx: MoneyContext): boolean => s.vc.printed.length > 0 && ctx.eq(s.v, ctx.maxOther);
+
+/** The printed value is the largest amount that is not a payment. */
+function largest(s: ScoreState, ctx: MoneyContext): void {
+  if (isLargest(s, ctx)) { s.score += 0.8; s.terms.push({ name: 'largest', weight: 0.8 }); }
+}
+
+/** A value above every printed amount, with no total label on it, ranks lower. */
+function aboveLargest(s: ScoreState, ctx: MoneyContext): void {
+  if (!isLargest(s, ctx) && ctx.maxOther > 0 && s.v > ctx.maxOther + ctx.tol && !s.vc.printed.some((c) => c.role === 'total')) s.score -= 0.5;
+}
+
+/** Printed equal to the amount paid with no change printed: weak support. */
+function paidEqual(s: ScoreState): void {
+  if (s.paidEqual && !s.kinds.has('paid-exact') && !s.kinds.has('paid-change')) { s.score += 0.5; s.terms.push({ name: 'paid-equal', weight: 1.0 }); }
+}
+
+/** Printed only with another role (subtotal, tax, paid, ...), unless other lines add up to it or it is the rounded amount paid. */
+function labelledOtherRole(s: ScoreState): void {
+  const { vc } = s;
+  // a "subtotal" that other lines add up to is really a total (e.g. "Sub Total" printed after the tax)
+  const ownLines = new Set(vc.printed.map((c) => c.lineIndex));
+  const supportedByOthers = s.support.some((d) => !d.repaired && (d.kind === 'subtotal-sum' || d.kind === 'summary' || d.kind === 'paid-change') && d.lines.every((l) => !ownLines.has(l)));
+  if (!s.nonTotal || s.best || (s.afterRounding.length && vc.printed.every((c) => c.role === 'paid')) || supportedByOthers) return;
+  const roles = new Set(vc.printed.map((c) => c.role));
+  const onlyPaid = [...roles].every((r) => r === 'paid');
+  s.score -= onlyPaid ? 1.2 : 2.5;
+  s.terms.push({ name: `labelled-${[...roles].join('/')}`, weight: onlyPaid ? -0.8 : -1.5 });
+}
+
+/** Neither labelled nor given by the arithmetic: a bare number ranks lower. */
+function unlabelledUnsupported(s: ScoreState): void {
+  if (!s.best && !s.nonTotal && !s.kinds.size) s.score -= 0.5;
+}
+
+/** Not printed at all, only derived. */
+function derivedOnly(s: ScoreState): void {
+  if (!s.vc.printed.length && !s.best) { s.score -= 1.0; s.terms.push({ name: 'derived-only', weight: -1.5 }); }
+}
+
+/** A plain total that a later final total (after rounding or discount) supersedes. */
+function supersededByFinal(s: ScoreState, ctx: MoneyContext): void {
+  const best = s.best;
+  if (best && !best.label?.final && ctx.finalTotals.some((f) => !ctx.eq(f.amount.value, s.v) && f.lineIndex > best.lineIndex)) {
+    s.score -= 1.2; s.terms.push({ name: 'superseded-by-final', weight: -0.8 });
+  }
+}
+
+/** The value a rounding line makes of a total. */
+function afterRounding(s: ScoreState): void {
+  if (s.afterRounding.length) { s.score += 2.0; s.terms.push({ name: 'after-rounding', weight: 0.6 }); }
+}
+
+/** The rounded value is also what was paid. */
+function roundedIsPaid(s: ScoreState): void {
+  if (s.afterRounding.length && (s.paidEqual || s.kinds.has('paid-change') || s.kinds.has('paid-exact'))) { s.score += 1.5; s.terms.push({ name: 'rounded-is-paid', weight: 0.5 }); }
+}
+
+/** A printed total that a rounding line below it changes (more so when the rounded value was paid). */
+function beforeRounding(s: ScoreState, ctx: MoneyContext): void {
+  const best = s.best;
+  if (!best) return;
+  const { eq, derivedAt, paidKeys, keyOf } = ctx;
+  const roundedFromThis = ctx.roundingApplied.filter((ra) => ra.pre?.lineIndex === best.lineIndex && eq(ra.pre.amount.value, s.v) && !eq(ra.value, s.v) && (!ra.repaired || ra.printedAfter || derivedAt(ra.value).some((d) => d.kind !== 'rounded') || paidKeys.has(keyOf(ra.value))));
+  if (!roundedFromThis.length) return;
+  // stronger when the rounded value is what was paid
+  const paidRounded = roundedFromThis.some((ra) => paidKeys.has(keyOf(ra.value)) || derivedAt(ra.value).some((d) => d.kind === 'paid-change' || d.kind === 'paid-exact'));
+  s.score -= paidRounded ? 2.5 : 1.5; s.terms.push({ name: 'before-rounding', weight: -1.0 });
+}
+
+/** A labelled total under half the largest amount, with a labelled total twice its size: a tax or partial total. */
+function smallForTotal(s: ScoreState, ctx: MoneyContext): void {
+  const { best, v } = s;
+  if (best && ctx.maxOther > 0 && v < 0.5 * ctx.maxOther && ctx.totalLabelled.some((o) => o.amount.moneyLike && o.amount.value > v * 2 && o !== best)) { s.score -= 0.8; s.terms.push({ name: 'small-for-total', weight: -0.6 }); }
+}
+
+/** A labelled total below a printed subtotal, with no discount and no arithmetic, is suspicious. */
+function belowSubtotal(s: ScoreState, ctx: MoneyContext): void {
+  if (s.best && ctx.by('subtotal').some((c) => c.amount.moneyLike && c.amount.value > s.v + ctx.tol) && !ctx.by('discount').length && !s.kinds.size) { s.score -= 0.8; s.terms.push({ name: 'below-subtotal', weight: -0.6 }); }
+}
+
+/** The OCR confidence of the source's digits: low or middling lowers the confidence. */
+function ocrQuality(s: ScoreState): void {
+  const source = s.vc.source;
+  const ocr = source?.amount.ocrConfidence ?? 0;
+  if (source && ocr < 0.5) s.terms.push({ name: 'low-ocr', weight: -1.5 });
+  else if (source && ocr < 0.75) s.terms.push({ name: 'mid-ocr', weight: -1.0 });
+}
+
+/** The total's scoring terms, in the order they run. */
+export const TOTAL_TERMS: readonly TotalTerm[] = [
+  { name: 'labelled-total', apply: labelledTotal },
+  { name: 'ocr-repaired', apply: ocrRepaired },
+  { name: 'keyword', apply: keyword },
+  { name: 'keyword-ocr-variant', apply: keywordOcrVariant },
+  { name: 'final-label', apply: finalLabel },
+  { name: 'arithmetic', apply: arithmetic },
+  { name: 'repeated', apply: repeated },
+  { name: 'largest', apply: largest },
+  { name: 'above-largest', apply: aboveLargest },
+  { name: 'paid-equal', apply: paidEqual },
+  { name: 'labelled-other-role', apply: labelledOtherRole },
+  { name: 'unlabelled-unsupported', apply: unlabelledUnsupported },
+  { name: 'derived-only', apply: derivedOnly },
+  { name: 'superseded-by-final', apply: supersededByFinal },
+  { name: 'after-rounding', apply: afterRounding },
+  { name: 'rounded-is-paid', apply: roundedIsPaid },
+  { name: 'before-rounding', apply: beforeRounding },
+  { name: 'small-for-total', apply: smallForTotal },
+  { name: 'below-subtotal', apply: belowSubtotal },
+  { name: 'ocr-quality', apply: ocrQuality },
+];
+
+/** Runs the terms on one value: sets its score, terms, source and keyword, and what each term added to the score. */
+export function scoreValue(vc: ValueCandidate, ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS): ValueCandidate {
+  const s = scoreState(vc, ctx);
+  const gains: Array<[string, number]> = [];
+  for (const t of terms) {
+    const before = s.score;
+    t.apply(s, ctx);
+    if (s.score !== before) gains.push([t.name, Math.round((s.score - before) * 1e6) / 1e6]);
+  }
+  vc.score = s.score;
+  vc.terms = s.terms;
+  vc.gains = gains;
+  return vc;
+}
+
+/** The term that added most to a value's score (the first of equal gains), or `total-score` when none added anything. */
+export function decidingTerm(vc: ValueCandidate): string {
+  let name = 'total-score', most = 0;
+  for (const [n, g] of vc.gains ?? []) if (g > most) { name = n; most = g; }
+  return name;
+}
+
+/** The best-scored value, with its confidence from its terms and its margin over the first rival of another value. */
+export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS): ChosenAmount | undefined {
+  for (const vc of ctx.values.values()) scoreValue(vc, ctx, terms);
+  const ranked = [...ctx.values.values()].filter((vc) => vc.value > 0).sort((a, b) => b.score - a.score || b.value - a.value);
+  const top = ranked[0];
+  if (!top || !(top.score > -1.5 || top.printed.length)) return undefined;
+  const rival = ranked.find((r) => r !== top && !ctx.eq(r.value, top.value));
+  const withRival = [...top.terms];
+  const margin = rival ? top.score - rival.score : 5;
+  if (margin < 0.6) withRival.push({ name: 'close-rival', weight: -1.8 });
+  else if (margin < 1.5) withRival.push({ name: 'rival', weight: -0.8 });
+  let confidence = confidenceFrom(-0.6, withRival);
+  if (!top.printed.length) confidence = Math.min(confidence, 0.7);
+  const evidence = [...withRival.map((t) => `${t.name}(${t.weight})`), `score=${top.score.toFixed(2)}`, ...ranked.slice(1, 4).map((r) => `alt=${r.value}@${r.score.toFixed(2)}`), `rule:${decidingTerm(top)}`];
+  return { value: top.value, confidence, ...(top.source ? { source: top.source } : {}), keyword: top.keyword, evidence };
+}
