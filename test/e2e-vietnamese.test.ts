@@ -41,5 +41,9 @@ describe('a Vietnamese receipt (real OCR)', () => {
     expect(r.totalAmount.currencyCode).toBe('VND');
     expect(String(r.date.data).slice(0, 10)).toBe('2020-08-12');
     expect(stages.at(-1)).toHaveProperty('read:tesseract:vie');
+    // the verbose evidence names the rule that decided the total, and what the Vietnamese reading made of it
+    expect(r.evidence.totalAmount?.some((t) => t.startsWith('rule:'))).toBe(true);
+    expect(r.evidence.totalAmount?.some((t) => t.startsWith('own-language-'))).toBe(true);
+    expect(r.evidence.locale?.[0]).toMatch(/^country=VN@/);
   }, 120_000);
 });
