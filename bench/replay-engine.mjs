@@ -15,6 +15,8 @@ const { createEngine: createReal } = await import(process.env.RK_DIST ?? path.jo
 const DIR = process.env.RK_OCR_CACHE ?? path.join(here, '../.bench-tmp/ocr-cache');
 const MODE = process.env.RK_OCR_CACHE_MODE ?? 'record';
 export const stats = { hits: 0, misses: 0 };
+/** Called with (key, value) for every reading served, recorded or live (for dev scripts that look at the readings). */
+export const listeners = [];
 
 function digest(parts) {
   const h = crypto.createHash('sha256');
@@ -27,6 +29,12 @@ function digest(parts) {
 }
 
 async function cached(key, live) {
+  const v = await lookup(key, live);
+  for (const f of listeners) f(key, v);
+  return v;
+}
+
+async function lookup(key, live) {
   if (MODE === 'off') return live();
   const file = path.join(DIR, key.slice(0, 2), `${key}.json`);
   try {

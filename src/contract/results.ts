@@ -153,6 +153,13 @@ export interface VerboseResult {
   pages: number;
   targetRotation: number;
   warnings: string[];
+  /**
+   * What decided totalAmount, taxAmount, date, merchantName, merchantAddress and the locale: evidence
+   * terms as weighed (`keyword:TOTAL(1.8)`, `paid-change(2.5)`), the rule that decided (`rule:<name>`)
+   * and what the second reading made of it (`second-reader-agrees`). For debugging and audits; the
+   * terms may change between versions.
+   */
+  evidence: Partial<Record<'totalAmount' | 'taxAmount' | 'date' | 'merchantName' | 'merchantAddress' | 'locale', string[]>>;
   trackingId: string;
   elapsed: number;
 }

@@ -119,6 +119,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   }
   out.evidence = {
     ...(money.total ? { totalAmount: money.total.evidence } : {}),
+    ...(money.tax ? { taxAmount: money.tax.evidence } : {}),
     ...(dates.date ? { date: dates.date.evidence } : {}),
     ...(merchantEvidence ?? {}),
     ...(addressEvidence ? { merchantAddress: addressEvidence } : {}),

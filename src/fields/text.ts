@@ -37,7 +37,7 @@ export function confidenceForSpan(line: Line, start: number, end: number): numbe
 
 /** Upper-cases and folds accents, for keyword matching. */
 export function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'D').toUpperCase();
 }
 
 /** A run of words on one line, separated from the next run by a wide gap (a column boundary). */

@@ -23,7 +23,8 @@ export interface ArithmeticCheck {
   holding: number;
 }
 
-const CHANGE = ROLE_RULES.find((r) => r.role === 'change')!.re;
+/** Every rule of the change role (keywords.ts and the language folders' labels: CHANGE, KEMBALI, TIỀN THỪA). */
+const CHANGE_RULES = ROLE_RULES.filter((r) => r.role === 'change').map((r) => r.re);
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The value of a located field, when it has one with some confidence. */
@@ -81,7 +82,7 @@ function changeAmount(fields: FieldResults, doc: Document): number | undefined {
     const line = doc.lines[a.lineIndex];
     if (!line) continue;
     const canon = line.text.split(/\s+/).map((w) => canonicalWord(w)).filter(Boolean).join(' ');
-    if (CHANGE.test(canon)) return a.value;
+    if (CHANGE_RULES.some((re) => re.test(canon))) return a.value;
   }
   return undefined;
 }

@@ -8,6 +8,7 @@ import type { Document } from '../document/types.js';
 import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
+import { foldText } from './keywords.js';
 
 export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
 export type { NumberConventions, ParsedNumber } from './numbers.js';
@@ -28,7 +29,16 @@ export interface Locale extends CountryConventions {
   evidence: string[];
 }
 
-interface Cue { re: RegExp; country: string; weight: number; currency?: string; cap?: number }
+interface Cue {
+  re: RegExp; country: string; weight: number; currency?: string; cap?: number;
+  /** Matched on the accent-folded upper-case text (foldText): words printed with diacritics. */
+  folded?: boolean;
+  /**
+   * With `currency`: a bare symbol (€, £, $) that OCR may have made of a smudge, as against a code or a
+   * word (EUR, GBP, VND, Rp, RM). A symbol alone does not outweigh the country's own currency.
+   */
+  symbol?: boolean;
+}
 
 const CUES: Cue[] = [
   { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
@@ -43,6 +53,35 @@ const CUES: Cue[] = [
   { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\.|\bGg\./i, country: 'ID', weight: 1 },
   { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]|\bTbk\b/, country: 'ID', weight: 1 },
   { re: /(\+62|\b0)8\d{2}[-\s]?\d{3,4}[-\s]?\d{3,5}\b|\b0361\b|\(0\d{2,3}\)/, country: 'ID', weight: 0.8 },
+  // Vietnam: đồng (VND, ₫, "d"/"đ" after a grouped amount), the words printed around amounts, places
+  { re: /\bVND\b|₫|\b\d{1,3}(?:[.,]\d{3})+\s?(?:đ|Đ|vnđ|VNĐ)(?![\p{L}])/u, country: 'VN', weight: 3, currency: 'VND' },
+  { re: /\b(?:HOA DON|BAN HANG|TONG (?:TIEN|CONG|SO|THANH TOAN)|THANH TIEN|THANH TOAN|DON GIA|SO LUONG|TIEN (?:MAT|KHACH|THUA|HANG)|KHACH HANG|QUY KHACH|CAM ON|HEN GAP LAI|THU NGAN|NHAN VIEN|DIA CHI|MA SO THUE|PHIEU (?:THANH TOAN|TINH TIEN)|NGAY BAN|GIAM GIA|CHIET KHAU|DVT)\b/, country: 'VN', weight: 1.5, cap: 5, folded: true },
+  { re: /\b(?:HA NOI|HANOI|HO CHI MINH|TP\.?\s?HCM|DA NANG|HAI PHONG|QUANG NINH|BINH DUONG|DONG NAI|CAN THO|PHUONG|QUAN \d{1,2}|TINH|HUYEN|THI XA)\b/, country: 'VN', weight: 1, cap: 3, folded: true },
+  // Australia: the business number, a state with its four-digit postcode, Pty Ltd, the dollar's code
+  { re: /\bA\.?B\.?N\.?\s*[:#]?\s*\d{2}\s?\d{3}/, country: 'AU', weight: 3 },
+  { re: /\b(?:NSW|VIC|QLD|TAS|ACT)\b\s*\d{4}\b|\b(?:WA|SA|NT)\s+\d{4}\b|\bAUSTRALIA\b/i, country: 'AU', weight: 2.5 },
+  { re: /\bAUD\b|\bA\$/, country: 'AU', weight: 3, currency: 'AUD' },
+  { re: /\bPTY\.?\s*LTD\b|\bEFTPOS\b/i, country: 'AU', weight: 1.2 },
+  // New Zealand
+  { re: /\bNZD\b|\bNZ\$/, country: 'NZ', weight: 3, currency: 'NZD' },
+  { re: /\bNEW\s+ZEALAND\b|\bAUCKLAND\b|\bWELLINGTON\b|\bCHRISTCHURCH\b/i, country: 'NZ', weight: 2.5 },
+  // Canada: its sales taxes, a province with its postal code (A1A 1A1), the dollar's code
+  { re: /\b(?:HST|QST|TPS|TVQ)\b|\bGST\s*\/\s*HST\b|\bPST\s*[:@#(]?\s*\d/, country: 'CA', weight: 2.5 },
+  { re: /\b(?:ON|BC|QC|AB|MB|SK|NS|NB|NL|PE|ONT|QUE)\b,?\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\bCANADA\b/i, country: 'CA', weight: 3 },
+  { re: /(?<![A-Z\d])[A-Z]\d[A-Z]\s\d[A-Z]\d(?![A-Z\d])/, country: 'CA', weight: 1.2 },
+  { re: /\bCAD\b|\bC\$|\bCDN\$?/, country: 'CA', weight: 3, currency: 'CAD' },
+  // Hong Kong, the Emirates and the Gulf, the Philippines, South Africa, Thailand, Switzerland, Ireland
+  { re: /\bHK\$|\bHKD\b/, country: 'HK', weight: 3, currency: 'HKD' },
+  { re: /\bHONG\s*KONG\b|\bKOWLOON\b/i, country: 'HK', weight: 2.5 },
+  { re: /\bAED\b|\bDIRHAMS?\b|\bDHS\b/i, country: 'AE', weight: 3, currency: 'AED' },
+  { re: /\bDUBAI\b|\bABU\s*DHABI\b|\bSHARJAH\b|\bU\.A\.E\b|\bUAE\b/i, country: 'AE', weight: 2.5 },
+  { re: /\bOMR\b|\bMUSCAT\b|\bSULTANATE\s+OF\s+OMAN\b/i, country: 'OM', weight: 3, currency: 'OMR' },
+  { re: /\bQAR\b|\bDOHA\b|\bQATAR\b/i, country: 'QA', weight: 3, currency: 'QAR' },
+  { re: /\bPHP\b|₱|\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b/i, country: 'PH', weight: 3, currency: 'PHP' },
+  { re: /\bZAR\b|\bSOUTH\s+AFRICA\b|\bJOHANNESBURG\b|\bCAPE\s+TOWN\b|\bDURBAN\b|\bPRETORIA\b/i, country: 'ZA', weight: 3, currency: 'ZAR' },
+  { re: /฿|\bTHB\b|\bBAHT\b|\bBANGKOK\b/i, country: 'TH', weight: 3, currency: 'THB' },
+  { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
+  { re: /\bIRELAND\b|\bDUBLIN\b|\bEIRE\b/i, country: 'IE', weight: 2.5 },
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
@@ -56,7 +95,10 @@ const CUES: Cue[] = [
   // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
   { re: /\b[A-Z]{4,}(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\d{5}\b/, country: 'US', weight: 1.5 },
   { re: /\bS\$|\bSGD\b|\bSINGAPORE\b/i, country: 'SG', weight: 3, currency: 'SGD' },
-  { re: /£|\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
+  { re: /\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
+  // a pound sign before an amount; one standing alone is often a smudge or another currency's mark misread
+  { re: /£\s?\d/, country: 'GB', weight: 3, currency: 'GBP', symbol: true },
+  { re: /£(?!\s?\d)/, country: 'GB', weight: 1, currency: 'GBP', symbol: true },
   { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },
   { re: /\bVAT\b/, country: 'GB', weight: 0.8 },
   { re: /₹|\bINR\b|\bRs\.?\s?\d|\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3, currency: 'INR' },
@@ -69,8 +111,9 @@ const CUES: Cue[] = [
   { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b|\bS\.L\.\b/i, country: 'ES', weight: 1, cap: 3 },
   { re: /\bFATTURA\b|\bTOTALE\b|\bP\.?\s?IVA\b|\bS\.R\.L\.\b|\bS\.P\.A\.\b/i, country: 'IT', weight: 1.5, cap: 3 },
   // a € read inside a number ("11.€5") is an OCR slip of a digit, not a currency
-  { re: /(?<![\d][.,])€|€(?!\d)|\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
-  { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4 },
+  { re: /\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
+  { re: /(?<![\d][.,])€|€(?!\d)/, country: 'EU', weight: 2, currency: 'EUR', symbol: true },
+  { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4, symbol: true },
 ];
 
 /** Words that show the keyword language (not the country), from the language folders. */
@@ -112,14 +155,20 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const score: Record<string, number> = {};
   const evidence: string[] = [];
   const currencyVotes: Record<string, number> = {};
+  /** Printings of each currency as a code or word, and as a bare symbol. */
+  const codeVotes: Record<string, number> = {};
+  const symbolCounts: Record<string, number> = {};
   const text = doc.text;
+  const folded = foldText(text);
   for (const cue of CUES_GLOBAL) {
     const g = cue.g;
     g.lastIndex = 0;
-    const n = Math.min(cue.cap ?? 3, (text.match(g) ?? []).length);
+    const n = Math.min(cue.cap ?? 3, ((cue.folded ? folded : text).match(g) ?? []).length);
     if (!n) continue;
     score[cue.country] = (score[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
     if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
+    if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
+    if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + n;
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
   const up = ` ${text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ')} `;
@@ -163,9 +212,13 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     const margin = top[1] - (second?.[1] ?? 0);
     countryConfidence = Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
   } else {
-    conv = { currency: printedCurrency ?? '', dayFirst: true, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
+    // nothing names the country: a stated prior for the day/month order. A receipt priced in "$" and
+    // written in English is month-first (most "$" receipts in English are American); otherwise day-first.
+    const dollarEnglish = printedCurrency === 'USD' && (language === undefined || language === 'en');
+    conv = { currency: printedCurrency ?? '', dayFirst: !dollarEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
+    if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
   }
-  const currency = printedCurrency && printedCurrency !== conv.currency && (currencyVotes[printedCurrency] ?? 0) >= 2 ? printedCurrency : conv.currency || printedCurrency || '';
+  const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts);
 
   // the number style printed beats the country's habit
   let decimalComma = conv.decimalComma;
@@ -188,10 +241,33 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   };
 }
 
+/** Currencies written with a bare "$". */
+const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'BND', 'FJD', 'MXN', 'BRL']);
+
+/**
+ * The currency: the country's own unless the page prints another one convincingly. A printed code or
+ * word (EUR, GBP, VND) is convincing; a bare symbol is when the country is unsure (< 0.6) or the symbol
+ * stands twice, and never against the country's own currency printed on the page ("VND 200,000" and a
+ * stray "€" is đồng); a bare "$" is the country's dollar. With no country, what is printed.
+ */
+export function chooseCurrency(own: string, countryConfidence: number, printed: string | undefined,
+  votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>): string {
+  if (!printed || printed === own) return own || printed || '';
+  if (!own) return printed;
+  // "$" alone is the dollar of the country: Australian, Canadian, Singapore dollars print it too
+  if (printed === 'USD' && !(codes.USD ?? 0) && DOLLARS.has(own)) return own;
+  if ((votes[printed] ?? 0) < 2) return own;
+  if ((codes[own] ?? 0) > 0 && (codes[printed] ?? 0) <= (codes[own] ?? 0)) return own;
+  if ((codes[printed] ?? 0) > 0) return printed;
+  return countryConfidence < 0.6 || (symbols[printed] ?? 0) >= 2 ? printed : own;
+}
+
 function keywordLanguage(text: string, hint: string | undefined): string | undefined {
   let best: string | undefined, bestN = 0;
+  // the cues are upper case and accent-free: matched on the folded text ("Tổng tiền" is TONG TIEN)
+  const folded = foldText(text);
   for (const [lang, re] of LANGUAGE_CUES) {
-    const n = (text.match(re) ?? []).length;
+    const n = (folded.match(re) ?? []).length;
     if (n > bestN + (lang === 'en' ? 1 : 0)) { best = lang; bestN = n; }
   }
   return best ?? hint?.toLowerCase();

@@ -7,7 +7,7 @@
  * word it is an OCR variant of, punctuation-only tokens dropped, words joined by single spaces.
  */
 
-import { TAX_WORDS } from './languages/index.js';
+import { LANGUAGES, TAX_WORDS } from './languages/index.js';
 
 export type AmountRole =
   | 'total' | 'subtotal' | 'taxBase' | 'tax' | 'taxIncluded' | 'rounding' | 'paid' | 'change' | 'discount' | 'tip'
@@ -32,11 +32,19 @@ const CUR = String.raw`RM|MYR|RP|IDR|USD|EUR|SGD|INR|RS|GBP|AUD|CAD|CHF|JPY|PHP|
 /** What may follow a total label and belongs to it: "INCL. 6% GST", "EXCL VAT", "(RM)". */
 const TAIL = String.raw`(?:\s*(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|WITH|W)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?)?`;
 
+/** The labels of the language folders (languages/<code>: Vietnamese "TONG TIEN", "TIEN KHACH TRA", ...) as rules. */
+const LANGUAGE_RULES: RoleRule[] = LANGUAGES.flatMap((l) => l.labels ?? []).map((x) => ({
+  role: x.role, strength: x.strength, ...(x.final ? { final: true } : {}),
+  re: new RegExp(String.raw`\b(?:${x.phrases.map((p) => p.replace(/ /g, String.raw`\s+`)).join('|')})\b`),
+}));
+
 /** Ordered by priority: an earlier rule's match wins over a later rule's overlapping match. */
 export const ROLE_RULES: RoleRule[] = [
   // registration numbers, document titles, table headers: they claim the words, never an amount
   { role: 'info', strength: 0, re: new RegExp(String.raw`\b(?:(?:${TAXES})\s*(?:REG\w*|ID|NO|NUMBER|NUM|#|IDENTIFICATION|CODE|SUMMARY|ANALYSIS|RATE|DETAILS?|BREAKDOWN|%)|TAX\s*INVOICE|NPWP|USTID\w*|GSTIN|SIRET|SIREN|TAX\s*CODE|INVOICE\s*NO|DOC\s*NO|RECEIPT\s*NO|POS\s*NO|TERMINAL|TRANS\w*\s*NO|REF\w*\s*NO|TEL|FAX|PHONE|MEMBER\w*\s*(?:NO|ID|CARD)|CARD\s*NO|APPR\w*\s*CODE|AUTH\w*\s*CODE|BATCH|TRACE|STAN|RRN|TID|MID)\b`) },
   { role: 'quantity', strength: 1, re: /\b(?:TOTAL\s*(?:QTY|QUANTITY|ITEMS?|PCS|PIECES|ARTICLES?|UNITS?|ITEM\s*COUNT|NO\s*OF\s*ITEMS?|ITEN|ITER)|ITEM\s*COUNT|ITEMS?\s*COUNT|NO\s*OF\s*(?:ITEMS?|QTY|PCS|PIECES)|QTY|QUANTITY|JUMLAH\s*(?:ITEM|BARANG|QTY|PCS|UNIT)|ITEMS?(?!\s*(?:DISC|SAV|PROMO|VOUCHER))|ANZAHL|ARTIKEL|AANTAL|NOMBRE\s*D\s*ARTICLES|ARTICLES|CANTIDAD|BTYS|UNITS)\b/ },
+  // the language folders' own labels: phrases no rule below spells
+  ...LANGUAGE_RULES,
   { role: 'taxIncluded', strength: 1.5, re: new RegExp(String.raw`(?<!\b(?:TOTAL|AMOUNT|AMT|SALES|PRICE|PRICES|TOTAAL|SUMME|JUMLAH)\s)\b(?:(?:${TAXES})\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:INCLUDED|INCL\w*|INC)\b(?:\s*IN\s*(?:THE\s*)?TOTAL)?|TOTAL\s*INCLUDE[SD]?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUDES?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUSIVE\s*OF\s*(?:${TAXES})\s*(?:AMOUNT|OF)?|INCLUDED\s*IN\s*(?:THE\s*)?TOTAL|(?:${TAXES})\s+[A-Z]{5,10}\s+IN\s+(?:THE\s+)?TOTAL|(?:DONT|DONT\s*TVA|DAVON|DAARVAN|INKL|ENTHALTEN)\s*(?:${TAXES})?)\b`) },
   // totals that say they are final
   { role: 'total', strength: 3.5, final: true, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:AMT|AMOUNT|SALES)?\s*ROUNDED|ROUNDED\s*(?:TOTAL|AMT|AMOUNT)|TOTAL\s*AFTER\s*(?:ROUNDING|ROUND|ADJ\w*|DISC\w*|ROUND\w*\s*ADJ\w*)|(?:NETT?\s*)?TOTAL\s*(?:AMT|AMOUNT)?\s*(?:AFTER|W)\s*(?:ROUNDING|ADJ\w*)|GRAND\s*TOTAL|GRANDTOTAL|TOTAL\s*PAYABLE|AMOUNT\s*PAYABLE|PAYABLE\s*AMOUNT|TOTAL\s*AMOUNT\s*PAYABLE|NET\s*PAYABLE|AMOUNT\s*DUE|TOTAL\s*DUE|BALANCE\s*DUE|AMOUNT\s*TO\s*PAY|TOTAL\s*TO\s*PAY|NETT\s*TOTAL|NETT\s*AMOUNT|NETT\s*AMT|TOTAL\s*NETT|TOTAL\s*TTC|MONTANT\s*TTC|NET\s*A\s*PAYER|TOTAL\s*A\s*PAYER|MONTANT\s*(?:A\s*PAYER|DU|TOTAL)|RESTE\s*A\s*PAYER|SOMME\s*A\s*PAYER|GESAMTBETRAG|GESAMTSUMME|RECHNUNGSBETRAG|RECHNUNGSSUMME|ENDBETRAG|ENDSUMME|ZU\s*ZAHLEN|ZAHLBETRAG|TOTAALBEDRAG|TE\s*BETALEN|TOTAAL\s*(?:INCL\w*(?:\s*(?:${TAXES})\b)?|TE\s*BETALEN)|IMPORTE\s*TOTAL|TOTAL\s*A\s*PAGAR|TOTALE\s*(?:COMPLESSIVO|DA\s*PAGARE|EURO|EUR)|TOTAL\s*BAYAR|TOTAL\s*TAGIHAN|TOTAL\s*PEMBAYARAN|JUMLAH\s*(?:BAYAR|BESAR|KESELURUHAN|SEMUA|PERLU\s*DIBAYAR|BERSIH|DIBAYAR)|JUMLAH\s*(?:${CUR})|INVOICE\s*TOTAL|TOTAL\s*INVOICE|INVOICE\s*AMOUNT|TOTAL\s*BILL|BILL\s*TOTAL|BILL\s*AMOUNT|TOTAL\s*CHARGES?|TOTAL\s*PAID|TOTAL\s*AMOUNT\s*PAID|AMOUNT\s*CHARGED|TOTAL\s*IN\s*(?:${CUR}))${TAIL}\b|合計|总计|合计|総計|รวมทั้งสิ้น|ยอดสุทธิ`) },
@@ -99,7 +107,8 @@ export function editDistance(a: string, b: string, cap = 3): number {
 
 /** Folds accents and upper-cases. */
 export function foldText(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  // đ has no decomposition: Vietnamese "Đơn giá" folds to DON GIA
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'D').toUpperCase();
 }
 
 const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '4': 'A', '$': 'S', '|': 'I', '!': 'I', '€': 'E', '6': 'G', '2': 'Z', '7': 'T' };

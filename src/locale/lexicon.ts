@@ -88,6 +88,16 @@ export const CONVENTIONS: Record<string, CountryConventions> = {
   MX: { currency: 'MXN', dayFirst: true, decimalComma: false, wholeCurrency: false },
   ZA: { currency: 'ZAR', dayFirst: true, decimalComma: false, wholeCurrency: false },
   AE: { currency: 'AED', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  OM: { currency: 'OMR', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  QA: { currency: 'QAR', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  SA: { currency: 'SAR', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  KW: { currency: 'KWD', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  BN: { currency: 'BND', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  FJ: { currency: 'FJD', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  HR: { currency: 'EUR', dayFirst: true, decimalComma: true, wholeCurrency: false },
+  CY: { currency: 'EUR', dayFirst: true, decimalComma: false, wholeCurrency: false },
+  KR: { currency: 'KRW', dayFirst: false, decimalComma: false, wholeCurrency: true },
+  TW: { currency: 'TWD', dayFirst: false, decimalComma: false, wholeCurrency: false },
 };
 
 /** Language hint -> a country whose conventions it implies (weak evidence). */

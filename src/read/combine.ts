@@ -44,6 +44,13 @@ function sameValue(a: Located<unknown>, b: Located<unknown>): boolean {
   return a.value === b.value;
 }
 
+/** Two dates (ISO strings) with the same digits in the other day/month order ("2017-05-12" and "2017-12-05"). */
+export function swappedOrder(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const x = /^(\d{4})-(\d{2})-(\d{2})/.exec(a), y = /^(\d{4})-(\d{2})-(\d{2})/.exec(b);
+  return !!x && !!y && x[1] === y[1] && x[2] === y[3] && x[3] === y[2] && x[2] !== x[3];
+}
+
 /** Both readings have each of these fields, with the same value. */
 export function readersAgree(a: FieldResults, b: FieldResults, keys: readonly Key[]): boolean {
   return keys.every((k) => {
@@ -52,10 +59,10 @@ export function readersAgree(a: FieldResults, b: FieldResults, keys: readonly Ke
   });
 }
 
-export function combineReadings(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag = 'second-reader'): FieldResults {
+export function combineReadings(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag = 'second-reader', opts: CombineOptions = {}): FieldResults {
   let out: FieldResults = fields;
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
-  for (const k of COMBINED_FIELDS) {
+  for (const k of opts.fields ?? COMBINED_FIELDS) {
     const a = fields[k] as Located<unknown> | undefined;
     const b = second[k] as Located<unknown> | undefined;
     if (!b) continue;
@@ -64,8 +71,11 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
       out = { ...out, [k]: { ...a, confidence }, evidence: note(k, [...(fields.evidence?.[k] ?? []), `${tag}-agrees`]) };
       continue;
     }
-    if (a && b.confidence <= a.confidence) {
-      out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(fields.evidence?.[k] ?? []), `${tag}-differs`]) };
+    // the same date read in the other day/month order: the reading whose page showed its country more surely decides
+    const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
+    const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
+    if (a && (firstOrder || (!orderTie && b.confidence <= a.confidence))) {
+      out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(fields.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
       continue;
     }
     const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
@@ -73,6 +83,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
+  if (opts.fields) return out; // only the fields asked for
   out = combineNames(doc, out, secondDoc, second, tag);
   // items: the second reading's when they add up and the first's do not, or add up only within the
   // check's tolerance where the second's add up closer (a digit misread by one cent)
@@ -94,6 +105,11 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     if (renamed) out = { ...out, lineItems: items, evidence: note('lineItems', [...(fields.evidence?.lineItems ?? []), `${tag}-names:${renamed}`]) };
   }
   return out;
+}
+
+export interface CombineOptions {
+  /** Only these of COMBINED_FIELDS are weighed (no name, no items); default: all of them, the name and the items. */
+  fields?: readonly Key[];
 }
 
 /** Letters and digits only, upper case: "Harvard Gardens" and PaddleOCR's "HarvardGardens" are one name. */

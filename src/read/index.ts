@@ -30,6 +30,18 @@ export type { Readers } from './readers.js';
 
 /** The alternate reading of a photo is made in the country's language when the country is at least this sure. */
 const LOCAL_READING_MIN_COUNTRY = 0.6;
+/**
+ * Tesseract languages whose words the English model cannot spell (letters with stacked diacritics:
+ * Vietnamese "Tổng tiền" reads "Téng tidn"): a one-page image whose first reading shows such a country
+ * (at OWN_MODEL_MIN_COUNTRY) is read again whole in that language, when its data is installed, for the
+ * amounts' labels: its total and tax are weighed against the first reading's (combine.ts).
+ */
+const OWN_MODEL_LANGUAGES: ReadonlySet<string> = new Set(['vie']);
+/**
+ * How sure the country must be for that reading: lower than for the alternate readings, as the English
+ * model's misspellings hide the very words that show the country (a wrong guess costs one reading).
+ */
+const OWN_MODEL_MIN_COUNTRY = 0.5;
 /** Words OCR read from a picture on a PDF text page are kept from this confidence (logo artwork reads as low-confidence letters). */
 const MIN_IMAGE_WORD_CONFIDENCE = 0.6;
 
@@ -126,12 +138,27 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const only = input.pages.length === 1 ? input.pages[0] : undefined;
   /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
   const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
+  const languages = ctx.languages;
   /** The one page read again whole (another language, image or scale): its document and simple fields. */
   const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
-    const r = await clock.time('reread:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, ...how, signal, rotation: document.pages[0]!.rotation }));
+    const r = await clock.time('reread:tesseract', () => readers.tesseract.recognize(page, { languages, ...how, signal, rotation: document.pages[0]!.rotation }));
     const doc = buildDocument([{ ...r.page, index: 0 }]);
     return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
   };
+  const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
+  if (image && own) {
+    try {
+      const r = await clock.time(`read:tesseract:${own}`, () => readers.tesseract.recognize(image, { languages: [own], signal, rotation: document.pages[0]!.rotation }));
+      const doc = buildDocument([{ ...r.page, index: 0 }]);
+      // the labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
+      // total and tax are weighed against the first reading's; the date and the name stay the first
+      // reading's (the English model reads digits and a bold or logo name as well or better)
+      fields = combineReadings(document, fields, doc, extractFields(doc, { ...fieldContext, extractLineItems: false }), 'own-language', { fields: ['totalAmount', 'taxAmount'] });
+    } catch (e) {
+      if (signal.aborted) throw e;
+      warnings.push(`the page was not read again in ${own}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
   // give the same total and date, tesseract's own re-readings below have nothing left to settle
   let second: { doc: Document; fields: FieldResults } | undefined;
@@ -153,8 +180,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
     const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, ctx.langPath) : undefined;
     const readings = [
-      ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
-      { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
+      ...(local && !languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
+      { languages, enhance: false, tag: 'plain-reading', confirms: true },
     ];
     for (const alt of readings) {
       if (signal.aborted) break;
@@ -175,7 +202,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
       try {
-        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal }));
+        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages, signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
         if (signal.aborted) throw e; // a failed second look leaves the first reading
@@ -210,6 +237,18 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   fields = capUnsettledOrder(fields);
   warnings.push(...fields.warnings);
   return { document, fields, rotation: targetRotation, warnings };
+}
+
+/**
+ * The language a one-page image is read again in: its country's (fields.country at
+ * OWN_MODEL_MIN_COUNTRY) when that is one of OWN_MODEL_LANGUAGES, is installed and is not already
+ * among the call's languages (a `language` hint that names it reads it so from the start).
+ */
+function ownLanguage(fields: FieldResults, ctx: ReadContext): string | undefined {
+  const country = fields.country;
+  if (!country || country.confidence < OWN_MODEL_MIN_COUNTRY) return undefined;
+  const code = countryLanguage(country.code, ctx.langPath);
+  return code && OWN_MODEL_LANGUAGES.has(code) && !ctx.languages.includes(code) ? code : undefined;
 }
 
 /**

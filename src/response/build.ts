@@ -172,6 +172,18 @@ export function checkedItems(check: ItemsCheck, items: readonly LineItem[]): Ite
   return { ...check, itemsSum: sum, matches: check.matches && agrees };
 }
 
+/** The fields whose evidence verbose results show. */
+const EVIDENCE_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'locale'] as const;
+
+/**
+ * What decided each field: its evidence terms in the order they were weighed, the rule that decided
+ * (`rule:<name>`, see resolve/ and fields/merchant/) and what the readings made of it (`second-reader-agrees`).
+ */
+function evidenceOf(fields: FieldResults): VerboseResult['evidence'] {
+  const ev = fields.evidence ?? {};
+  return Object.fromEntries(EVIDENCE_FIELDS.filter((k) => ev[k]?.length).map((k) => [k, [...ev[k]!]]));
+}
+
 export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
   const items = productLineItems(doc, fields.lineItems ?? [], extras.enrichment?.items);
   const entities: VerboseResult['entities'] = { productLineItems: items, multiTaxLineItems: multiTaxLineItems(doc, fields.taxLines ?? []) };
@@ -223,6 +235,7 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
     pages: extras.pages,
     targetRotation: extras.targetRotation,
     warnings: extras.warnings,
+    evidence: evidenceOf(fields),
     trackingId: extras.trackingId ?? randomUUID(),
     elapsed: extras.elapsed,
   };

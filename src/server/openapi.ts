@@ -171,6 +171,7 @@ function schemas(): Json {
         similarReceipts: { type: 'array', items: { type: 'object' } },
         location: { type: 'object', description: 'only with a public ipAddress: MaxMind GeoIP2 City shape (city.names.en, country.iso_code/names, location.latitude/longitude/time_zone, postal.code, subdivisions, traits.ip_address/network)' },
         pages: { type: 'integer' }, targetRotation: { type: 'integer' }, warnings: { type: 'array', items: { type: 'string' } },
+        evidence: { type: 'object', description: 'what decided totalAmount, taxAmount, date, merchantName, merchantAddress and the locale: evidence terms as weighed and the deciding rule (rule:<name>)', additionalProperties: { type: 'array', items: { type: 'string' } } },
         trackingId: { type: 'string' }, elapsed: { type: 'number' },
       },
     },

@@ -12,12 +12,13 @@ import { nl } from './nl/index.js';
 import { es } from './es/index.js';
 import { it } from './it/index.js';
 import { pt } from './pt/index.js';
+import { vi } from './vi/index.js';
 import type { LanguageVocabulary } from './types.js';
 
 export type { LanguageVocabulary } from './types.js';
 
 /** Every language, in the order their cues are weighed (on a tie the earlier wins; English needs a clear lead). */
-export const LANGUAGES: readonly LanguageVocabulary[] = [id, ms, fr, de, nl, es, it, pt, en];
+export const LANGUAGES: readonly LanguageVocabulary[] = [id, ms, fr, de, nl, es, it, pt, vi, en];
 
 /** Tax names of every language and a few more (Nordic), longest first for regex alternations. */
 export const TAX_WORDS: readonly string[] = [...new Set([...LANGUAGES.flatMap((l) => l.taxWords), 'MOMS', 'MVA', 'ALV'])].sort((a, b) => b.length - a.length || a.localeCompare(b));

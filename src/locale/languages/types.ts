@@ -1,3 +1,15 @@
+import type { AmountRole } from '../keywords.js';
+
+/** Labels of one role printed next to amounts, as phrases of the canonical text (upper case, accent-free). */
+export interface LanguageLabels {
+  role: AmountRole;
+  /** As in keywords.ts RoleRule: totals 3.5 final/grand, 3 qualified, 2.2 plain. */
+  strength: number;
+  final?: boolean;
+  /** Phrases, words separated by single spaces (any run of spaces matches); the longer of two overlapping ones first. */
+  phrases: string[];
+}
+
 /** One language's vocabulary: what a new language brings, in one folder (languages/<code>/index.ts). */
 export interface LanguageVocabulary {
   /** ISO 639-1 code. */
@@ -12,6 +24,11 @@ export interface LanguageVocabulary {
   cues: string[];
   /** Names of taxes printed on receipts in this language (upper case). */
   taxWords: string[];
+  /**
+   * Labels of amounts in this language that keywords.ts does not spell out itself (total, tendered,
+   * change, ...), in priority order: an earlier entry's match wins over a later one's overlapping match.
+   */
+  labels?: LanguageLabels[];
 }
 
 /** Month list helper: `months([1, 'jan', 'january'], ...)`. */
