@@ -96,7 +96,11 @@ const CHECKS: Record<string, () => void> = {
   'never-name-words': () => expect(fromLine(['UNSERE ÖFFNUNGSZEITEN', 'Zorblat Bäckerei', 'SUMME 2,49'], 0)).toEqual([]),
   'hours-run': () => expect(fromLine(['SHOP PING HOUR S', 'SEGI CASH & CARRY SDN. BHD', 'TOTAL 10.00'], 0)).toEqual([]),
   'street-words': () => expect(fromLine(['Warburger Straße 130', 'Zorblat Bäckerei', 'SUMME 2,49'], 0)).toEqual([]),
-  'money-line': () => expect(fromLine(['KAART 53.78', 'Tankstation De Vries', 'Totaal 53.78'], 0)).toEqual([]),
+  'money-line': () => {
+    expect(fromLine(['KAART 53.78', 'Tankstation De Vries', 'Totaal 53.78'], 0)).toEqual([]);
+    // OCR's edge marks after the amount do not hide it (a one-line reading "| BAR TOTAL 20.40 |")
+    expect(fromLine(['| BAR TOTAL 20.40 |', 'GULUM', 'Restaurant'], 0)).toEqual([]);
+  },
   'counters-only': () => expect(fromLine(['Store # 176', 'GOLDEN GATE DINER', 'TOTAL 9.50'], 0)).toEqual([]),
   // --- scoring rules ---
   'company-suffix': () => expect(evidenceOf(['ZORBLAT TRADING SDN BHD', 'TOTAL 5.00'])).toContain('company-suffix(0.8)'),

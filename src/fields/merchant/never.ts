@@ -37,8 +37,9 @@ export const NEVER_NAME_RULES: readonly NeverNameRule[] = [
   },
   {
     name: 'money-line',
-    doc: 'The line shows a price or an amount of money (an item, a card payment, a promotion).',
-    rejects: (r) => plain(r) && MONEY_LINE.test(fold(r.seg.line.text).trim()),
+    doc: 'The line shows a price or an amount of money (an item, a card payment, a promotion), OCR\'s edge marks after it aside.',
+    // OCR's edge marks after the amount ("| BAR TOTAL 20.40 |") do not hide it
+    rejects: (r) => plain(r) && MONEY_LINE.test(fold(r.seg.line.text).replace(/[\s|!:;'"`~_\]\[]+$/, '')),
   },
   {
     name: 'counters-only',
