@@ -139,3 +139,14 @@ describe('the day/month order when nothing names the country', () => {
     expect(locale(['CAFE', 'Kaffee $3.50', 'Summe $3.50', 'Vielen Dank', '04/07/2018']).dayFirst).toBe(true);
   });
 });
+
+describe('an address ends where the careline, the company registration or the opening hours begin', () => {
+  it('a careline run into its brand ("myNEWScareline : 1800 88 1231") is not part of the address', () => {
+    const f = fields(['MYNEWS RETAIL SDN BHD', 'LOT R1, KWS REHAT & RAWAT PAGOH,', 'LEBUHRAYA UTARA SELATAN,', '84600, PAGOH JOHOR', 'myNEWScareline : 1800 88 1231', 'TOTAL 5.00']);
+    expect(f.merchantAddress?.value).toMatch(/PAGOH JOHOR$/);
+  });
+  it('nor are the opening hours ("UNSERE ÖFFNUNGSZEITEN")', () => {
+    const f = fields(['Zorblat Markt', 'Pohlweg 110', '33100 Paderborn', 'UNSERE ÖFFNUNGSZEITEN', 'SUMME 2,49']);
+    expect(f.merchantAddress?.value ?? '').not.toMatch(/ZEITEN/);
+  });
+});
