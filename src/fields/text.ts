@@ -1,5 +1,6 @@
 /** Helpers from line text positions to the words (and boxes) they came from. */
 import type { Box, Line } from '../document/types.js';
+import { foldText } from '../locale/keywords.js';
 
 /** Character offsets of each word in `line.text` (words joined by single spaces). */
 const offsetCache = new WeakMap<Line, Array<{ start: number; end: number }>>();
@@ -35,10 +36,8 @@ export function confidenceForSpan(line: Line, start: number, end: number): numbe
   return n ? s / n : line.confidence;
 }
 
-/** Upper-cases and folds accents, for keyword matching. */
-export function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'D').toUpperCase();
-}
+/** Upper-cases and folds accents, for keyword matching (locale/keywords.ts foldText, one definition). */
+export const fold: (s: string) => string = foldText;
 
 /** A run of words on one line, separated from the next run by a wide gap (a column boundary). */
 export interface Segment { line: Line; text: string; words: Line['words']; box: Box }

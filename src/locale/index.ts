@@ -201,7 +201,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const ranked = Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]);
   const [top, second] = ranked;
   const printedCurrency = Object.entries(currencyVotes).sort((a, b) => b[1] - a[1])[0]?.[0];
-  const language = keywordLanguage(text, hints.language);
+  const language = keywordLanguage(folded, hints.language);
 
   let conv: CountryConventions;
   let countryCode: string | undefined;
@@ -262,10 +262,9 @@ export function chooseCurrency(own: string, countryConfidence: number, printed: 
   return countryConfidence < 0.6 || (symbols[printed] ?? 0) >= 2 ? printed : own;
 }
 
-function keywordLanguage(text: string, hint: string | undefined): string | undefined {
+/** The keyword language, from the folded text (the cues are upper case and accent-free: "Tổng tiền" is TONG TIEN). */
+function keywordLanguage(folded: string, hint: string | undefined): string | undefined {
   let best: string | undefined, bestN = 0;
-  // the cues are upper case and accent-free: matched on the folded text ("Tổng tiền" is TONG TIEN)
-  const folded = foldText(text);
   for (const [lang, re] of LANGUAGE_CUES) {
     const n = (folded.match(re) ?? []).length;
     if (n > bestN + (lang === 'en' ? 1 : 0)) { best = lang; bestN = n; }

@@ -138,22 +138,22 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const only = input.pages.length === 1 ? input.pages[0] : undefined;
   /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
   const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
-  const languages = ctx.languages;
   /** The one page read again whole (another language, image or scale): its document and simple fields. */
-  const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>) => {
-    const r = await clock.time('reread:tesseract', () => readers.tesseract.recognize(page, { languages, ...how, signal, rotation: document.pages[0]!.rotation }));
+  const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract') => {
+    const r = await clock.time(stage, () => readers.tesseract.recognize(page, { languages: ctx.languages, ...how, signal, rotation: document.pages[0]!.rotation }));
     const doc = buildDocument([{ ...r.page, index: 0 }]);
     return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
   };
   const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
+  /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings below. */
+  let ownReading: Awaited<ReturnType<typeof readAgain>> | undefined;
   if (image && own) {
     try {
-      const r = await clock.time(`read:tesseract:${own}`, () => readers.tesseract.recognize(image, { languages: [own], signal, rotation: document.pages[0]!.rotation }));
-      const doc = buildDocument([{ ...r.page, index: 0 }]);
+      ownReading = await readAgain(image, { languages: [own] }, `read:tesseract:${own}`);
       // the labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
       // total and tax are weighed against the first reading's; the date and the name stay the first
       // reading's (the English model reads digits and a bold or logo name as well or better)
-      fields = combineReadings(document, fields, doc, extractFields(doc, { ...fieldContext, extractLineItems: false }), 'own-language', { fields: ['totalAmount', 'taxAmount'] });
+      fields = combineReadings(document, fields, ownReading.doc, ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'] });
     } catch (e) {
       if (signal.aborted) throw e;
       warnings.push(`the page was not read again in ${own}: ${e instanceof Error ? e.message : String(e)}`);
@@ -180,13 +180,14 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
     const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, ctx.langPath) : undefined;
     const readings = [
-      ...(local && !languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
-      { languages, enhance: false, tag: 'plain-reading', confirms: true },
+      ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
+      { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
     ];
     for (const alt of readings) {
       if (signal.aborted) break;
       try {
-        const again = await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
+        // the page's own-language reading above is this very reading (same language, enhanced): not made twice
+        const again = ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === own ? ownReading : await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
         fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
       } catch (e) {
         if (signal.aborted) throw e; // a failed alternate reading leaves the first
@@ -202,7 +203,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
       try {
-        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages, signal }));
+        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
         if (signal.aborted) throw e; // a failed second look leaves the first reading
