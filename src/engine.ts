@@ -226,7 +226,7 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
 
-    const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, signal, clock });
+    const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
     warnings.push(...read.warnings);
     return this.finish(input, read.document, read.fields, read.rotation, warnings, started, signal, fraud, clock);
   }

@@ -72,6 +72,19 @@ export const engineOptionsSchema = z.strictObject({
    */
   confirmPasses: z.number().int().min(0).max(2).optional(),
   /**
+   * Wall-clock budget in ms of a page's reading (src/read/budget.ts). The first readings always run; a
+   * re-reading (another language, the plain image, second looks, confirming passes) starts only while
+   * the page's time so far plus its expected cost stays within it, and the result warns of the ones it
+   * stopped. On a busy machine it stops more of them, so the answer can depend on the load; 0 = none
+   * (answers then depend only on the file). Default 8000.
+   */
+  pageBudgetMs: z.number().int().min(0).max(600_000).optional(),
+  /**
+   * How many whole-page re-readings a page may have (a few lines read again count as a quarter of one);
+   * counted, not timed, so the answer does not depend on the machine (src/read/budget.ts). Default 5.
+   */
+  rereadBudget: z.number().min(0).max(20).optional(),
+  /**
    * Read one-page images a second time with PaddleOCR (PP-OCRv4, ONNX, in process; src/ocr/paddle.ts)
    * and weigh both readings' total, date, tax and items (src/fields/combine.ts). Default true; false
    * reads with tesseract alone (faster, less accurate). Without the runtime installed it is skipped with

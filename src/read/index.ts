@@ -24,6 +24,7 @@ import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsC
 import { capUnsettledOrder, combineReadings, readersAgree } from './combine.js';
 import { readImageFast } from './fast.js';
 import { StageClock } from './clock.js';
+import { PageBudget, readsAsNoise } from './budget.js';
 import type { Readers } from './readers.js';
 
 export type { Readers } from './readers.js';
@@ -52,6 +53,10 @@ export interface ReadContext {
   langPath?: string | undefined;
   reading?: 'fast' | 'thorough' | undefined;
   confirmPasses?: number | undefined;
+  /** Wall-clock budget of a page's reading in ms (read/budget.ts; 0 = none). */
+  pageBudgetMs?: number | undefined;
+  /** Whole-page re-readings a page may have (read/budget.ts). */
+  rereadBudget?: number | undefined;
   signal: AbortSignal;
   clock?: StageClock;
 }
@@ -84,6 +89,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const clock = ctx.clock ?? new StageClock();
   const fieldContext = ctx.fields;
   const warnings: string[] = [];
+  const budget = new PageBudget({ ms: ctx.pageBudgetMs, readings: ctx.rereadBudget });
   // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
   // while the PaddleOCR models load (or the page is decoded) here (a new engine's first page)
   if (input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) {
@@ -122,11 +128,13 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       pages.push(pageFromText(imageWords.length ? { ...page, words: [...page.words, ...imageWords] } : page));
     } else {
       let r;
+      const readStarted = performance.now();
       try {
         r = await clock.time('read:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, detectOrientation: true, signal }));
       } catch (e) {
         throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
       }
+      budget.firstReading(performance.now() - readStarted);
       warnings.push(...r.warnings);
       if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
       if (input.pages.length === 1) enhancedPhoto = r.enhanced;
@@ -145,9 +153,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
   };
   const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
+  const ownFits = !!own && budget.allows(`read:${own}`, 'whole');
   /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings below. */
   let ownReading: Awaited<ReturnType<typeof readAgain>> | undefined;
-  if (image && own) {
+  if (image && own && ownFits) {
     try {
       ownReading = await readAgain(image, { languages: [own] }, `read:tesseract:${own}`);
       // the labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
@@ -174,6 +183,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     }
   }
   const settled = !!second && readersAgree(fields, second.fields, ['totalAmount', 'date']);
+  // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
+  if (second && readsAsNoise(fields, second.fields)) budget.stop('both readers read the page as noise (no date, no total)');
   // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
   // in the country's own language when the document shows one that is installed (values only: the same
   // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
@@ -185,9 +196,11 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     ];
     for (const alt of readings) {
       if (signal.aborted) break;
+      // the page's own-language reading above is this very reading (same language, enhanced): not made twice
+      const made = ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === own ? ownReading : undefined;
+      if (!made && !budget.allows(alt.tag, 'whole')) break;
       try {
-        // the page's own-language reading above is this very reading (same language, enhanced): not made twice
-        const again = ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === own ? ownReading : await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
+        const again = made ?? await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
         fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
       } catch (e) {
         if (signal.aborted) throw e; // a failed alternate reading leaves the first
@@ -202,6 +215,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       const docPage = document.pages[pageIndex];
       if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
+      if (!budget.allows('lines', 'lines')) break; // unread lines leave the first reading
       try {
         const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
@@ -218,7 +232,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (!settled && confirmPasses > 0 && image && needsConfirmation(fields)) {
     const passes: Array<{ doc: Document; fields: FieldResults }> = [];
     for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
-      if (signal.aborted) break;
+      if (signal.aborted || !budget.allows(`pass-reading:${side}`, 'whole')) break;
       try {
         passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
       } catch (e) {
@@ -236,6 +250,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   // the second reading weighed against the first (and what the re-readings above made of it)
   if (second) fields = combineReadings(document, fields, second.doc, second.fields);
   fields = capUnsettledOrder(fields);
+  const spent = budget.warning();
+  if (spent) warnings.push(spent);
   warnings.push(...fields.warnings);
   return { document, fields, rotation: targetRotation, warnings };
 }
