@@ -26,6 +26,13 @@ export interface InputLimits {
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
 
 /**
+ * sharp's `failOn` for decoding an image page's kept bytes (JPEG, PNG, WebP): the input stage's probe and
+ * the OCR stage's decode use the same (sharp's default for untrusted input), so a file the OCR stage
+ * cannot decode is refused by the input stage, at once.
+ */
+export const DECODE_FAIL_ON = 'warning' as const;
+
+/**
  * sharp's `limitInputPixels` for decoding a raster page again after the input stage accepted it: the
  * default pixel limit, or the page's own size when an engine raised that limit.
  */
