@@ -14,6 +14,8 @@ import { pdfDate, exifDate } from '../src/input/metadata.js';
 import { ReceiptKitError } from '../src/errors.js';
 import { makePdf } from './helpers/pdf.js';
 import { pngDeclaring, randomBytes } from './helpers/hostile.js';
+import { bitFlipped } from '../bench/hostile-files.mjs';
+import { loadWorkingImage } from '../src/ocr/preprocess.js';
 
 // ---------- generated inputs ----------
 
@@ -40,6 +42,15 @@ const LINES = [
 const WORDS = LINES.flatMap((l) => l.text.split(/\s+/));
 
 /** Runs `load`, expects a ReceiptKitError with `code` within `ms`; returns it. */
+/** `jpeg` with bits flipped so that a strict decode (sharp's failOn 'warning') fails: the first seed that does. */
+async function corruptedJpeg(jpeg: Buffer): Promise<Buffer> {
+  for (let seed = 1; seed <= 50; seed++) {
+    const damaged = bitFlipped(jpeg, { flips: 100, seed });
+    if (await sharp(damaged, { failOn: 'warning' }).raw().toBuffer().then(() => false, () => true)) return damaged;
+  }
+  throw new Error('no seed broke the JPEG');
+}
+
 async function expectFailure(load: () => Promise<unknown>, code: string, ms = 1000): Promise<ReceiptKitError> {
   const t0 = performance.now();
   const err = await load().then(() => undefined, (e: unknown) => e);
@@ -106,6 +117,17 @@ describe('bad input fails fast with a typed error', () => {
     for (let i = 200; i < png.length - 100; i += 997) png[i] ^= 0x5a;
     await expectFailure(() => loadInput(png), 'UNREADABLE_FILE');
     await expectFailure(() => loadInput(png.subarray(0, 100)), 'UNREADABLE_FILE');
+  });
+
+  it('bit-flipped JPEG (corrupt entropy data) -> UNREADABLE_FILE here, as the OCR stage\'s decode would refuse it', async () => {
+    const jpeg = await noisy(400, 300).jpeg({ quality: 85 }).toBuffer();
+    // most flipped bits only garble pixels (libjpeg reads on); the first seed whose flips break the data
+    const damaged = await corruptedJpeg(jpeg);
+    // what the OCR stage does with a page's bytes (ocr/preprocess.ts) fails on it...
+    await expect(loadWorkingImage({ kind: 'raster', index: 0, image: damaged, width: 400, height: 300, exifOrientation: 1 })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+    // ...so the input stage refuses it, before any OCR worker is started for it
+    const e = await expectFailure(() => loadInput(damaged), 'UNREADABLE_FILE', 1000);
+    expect(e.message).toMatch(/Corrupt JPEG data/);
   });
 
   it('PNG declaring 40000x40000 pixels -> FILE_TOO_LARGE from the header, fast, small memory', async () => {
