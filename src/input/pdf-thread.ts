@@ -61,6 +61,7 @@ interface Slot { worker: Worker; jobs: number; idleTimer?: NodeJS.Timeout }
 
 class PdfThreads {
   private readonly idle: Slot[] = [];
+  private readonly ending = new Set<Promise<void>>();
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private script: URL | undefined | null = null;
@@ -80,7 +81,7 @@ class PdfThreads {
       answer = await this.ask(slot, job, deadlineMs, signal);
     } catch (e) {
       // a thread that crashed, ran out of time or was stopped is not reused; one that answered with an error is
-      if (slot) { this.end(slot); slot = undefined; }
+      if (slot) { void this.end(slot); slot = undefined; }
       throw e;
     } finally {
       if (slot) this.release(slot);
@@ -121,22 +122,34 @@ class PdfThreads {
   }
 
   private release(slot: Slot): void {
-    if (slot.jobs >= PDF_THREAD_JOBS) { this.end(slot); return; }
+    if (slot.jobs >= PDF_THREAD_JOBS) { void this.end(slot); return; }
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => {
       const i = this.idle.indexOf(slot);
       if (i >= 0) this.idle.splice(i, 1);
-      this.end(slot);
+      void this.end(slot);
     }, PDF_THREAD_IDLE_MS);
     slot.idleTimer.unref();
     this.idle.push(slot);
   }
 
-  private end(slot: Slot): void {
+  /**
+   * Ends the idle threads (an engine's close()) and resolves once they, and the threads being ended
+   * (a stopped or failed file's), are gone. Threads reading a file are left to it.
+   */
+  async endIdle(): Promise<void> {
+    for (const slot of this.idle.splice(0)) void this.end(slot);
+    while (this.ending.size) await Promise.all([...this.ending]);
+  }
+
+  private end(slot: Slot): Promise<void> {
     clearTimeout(slot.idleTimer);
     slot.worker.removeAllListeners();
     slot.worker.on('error', () => undefined); // a late error of a thread being ended is not the caller's
-    void slot.worker.terminate().catch(() => undefined);
+    const gone = slot.worker.terminate().then(() => undefined, () => undefined);
+    this.ending.add(gone);
+    void gone.finally(() => this.ending.delete(gone));
+    return gone;
   }
 
   /** Sends one file to a thread and waits for its answer, the deadline, the signal or the thread's end. */
@@ -209,6 +222,14 @@ function revive(result: LoadedPdf): LoadedPdf {
 }
 
 const threads = new PdfThreads();
+
+/**
+ * Ends the PDF threads that are idle (they are shared by the engines of the process; an idle one does
+ * not keep the process alive, but holds its memory): an engine's close() leaves none behind.
+ */
+export function endIdlePdfThreads(): Promise<void> {
+  return threads.endIdle();
+}
 
 /**
  * Reads a PDF in a PDF thread (see the module comment); `inThread` reads it here when the built
