@@ -4,6 +4,7 @@ export declare function pdfOf(objects: Array<string | Buffer>, opts?: { trailerE
 export declare function streamOf(dict: string, data: string | Buffer): Buffer;
 export declare function deflatedRun(n: number, fill?: number): Buffer;
 export declare function pdfWithImage(width: number, height: number, opts?: { colorSpace?: string; components?: number; images?: number }): Buffer;
+export declare function pdfWithJpegs(jpeg: Buffer, width: number, height: number, images?: number): Buffer;
 export declare function pdfWithContentBomb(bytes: number): Buffer;
 export declare function pdfHugeMediaBox(side?: number): Buffer;
 export declare function pdfManyPages(pages?: number): Buffer;

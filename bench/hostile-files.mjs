@@ -77,6 +77,24 @@ export function pdfWithImage(width, height, { colorSpace = 'DeviceRGB', componen
   return pdfOf(objs);
 }
 
+/**
+ * A one-page PDF painting `images` copies of one JPEG (`jpeg`, `width` x `height`, RGB) over the page: the
+ * structure check does not judge JPEG (a blank scan compresses hundreds of times legitimately), so this
+ * is what the PDF thread's memory watch is for.
+ */
+export function pdfWithJpegs(jpeg, width, height, images = 4) {
+  const names = Array.from({ length: images }, (_, i) => `/I${i} ${5 + i} 0 R`).join(' ');
+  const paint = Array.from({ length: images }, (_, i) => `q 595 0 0 842 0 0 cm /I${i} Do Q`).join('\n');
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox ${A4} /Resources << /XObject << ${names} >> >> /Contents 4 0 R >>`,
+    streamOf('', paint),
+  ];
+  for (let i = 0; i < images; i++) objs.push(streamOf(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg));
+  return pdfOf(objs);
+}
+
 /** A one-page PDF whose content stream inflates to `bytes` bytes (spaces: a valid, empty content stream). */
 export function pdfWithContentBomb(bytes) {
   const data = deflatedRun(bytes, 0x20);
@@ -148,6 +166,7 @@ export function hostileFiles() {
     'pdf-bomb-content': { bytes: pdfWithContentBomb(400_000_000), expect: ['FILE_TOO_LARGE'], what: 'a content stream of 400 MB of spaces, deflated' },
     'pdf-huge-mediabox': { bytes: pdfHugeMediaBox(), expect: ['FILE_TOO_LARGE'], what: 'a 14 400 000 pt square page' },
     'pdf-3000-pages': { bytes: pdfManyPages(3000), expect: ['FILE_TOO_LARGE'], what: '3000 pages, each its own objects' },
-    'pdf-huge-count': { bytes: pdfHugeCount(), expect: ['FILE_TOO_LARGE', 'UNREADABLE_FILE'], what: 'a page tree declaring 2e9 pages, holding one' },
+    // pdf.js counts the pages itself when the tree's /Count is a lie: the one page is read (a control)
+    'pdf-huge-count': { bytes: pdfHugeCount(), expect: ['ok'], what: 'a page tree declaring 2e9 pages, holding one' },
   };
 }
