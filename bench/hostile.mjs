@@ -11,14 +11,16 @@
 //   peak RSS    process.resourceUsage().maxRSS at exit (every thread of the process)
 //   code        the error code (or "ok" when the file was extracted)
 // A process that has not exited after --timeout (default 60 s) is killed and shown as a hang.
-// The files: bench/hostile-files.mjs (generated PDFs) and a bit-flipped copy of fixtures/receipt-us.jpg.
+// The files: bench/hostile-files.mjs (generated PDFs), four white 7000x7000 JPEGs in a PDF (made with sharp)
+// and a bit-flipped copy of fixtures/receipt-us.jpg.
 // Needs `npm run build` first. Runs one file at a time (the numbers are wall times).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bitFlipped, hostileFiles } from './hostile-files.mjs';
+import sharp from 'sharp';
+import { bitFlipped, hostileFiles, pdfWithJpegs } from './hostile-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -34,7 +36,12 @@ const dist = path.join(root, 'dist', 'index.js');
 if (!fs.existsSync(dist)) { console.error('bench/hostile: build first (npm run build)'); process.exit(2); }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rk-hostile-'));
-const files = { ...hostileFiles(), 'jpeg-bit-flipped': { bytes: bitFlipped(fs.readFileSync(path.join(root, 'fixtures', 'receipt-us.jpg'))), expect: ['UNREADABLE_FILE'], what: 'receipt-us.jpg with 50 bits flipped' } };
+const white = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#ffffff' } }).jpeg({ quality: 75 }).toBuffer();
+const files = {
+  ...hostileFiles(),
+  'pdf-jpeg-images': { bytes: pdfWithJpegs(white, 7000, 7000, 4), expect: ['FILE_TOO_LARGE'], what: 'four white 7000x7000 JPEGs on one page (the memory watch, not the structure check)' },
+  'jpeg-bit-flipped': { bytes: bitFlipped(fs.readFileSync(path.join(root, 'fixtures', 'receipt-us.jpg'))), expect: ['UNREADABLE_FILE'], what: 'receipt-us.jpg with 50 bits flipped' },
+};
 
 // at exit, every process reports its peak RSS and uptime on stderr
 const probe = path.join(dir, 'exit-probe.cjs');

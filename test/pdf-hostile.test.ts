@@ -9,6 +9,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 import { loadInput } from '../src/input/index.js';
 import { checkPdfStructure, BOMB_MAX_BYTES, BOMB_RATIO, STREAM_MAX_BYTES } from '../src/input/pdf-structure.js';
 import { MAX_PDF_DOCUMENT_PAGES } from '../src/input/pdf.js';
@@ -121,6 +122,17 @@ describe('hostile PDFs through the input stage: typed errors before pdf.js decod
     expect((await loadInput(tall)).pages[0]!.kind).toBe('text');
   }, 60_000);
 
+  it('the PDF thread is ended when reading grows the process by more than its memory allowance', async () => {
+    // a 300 dpi A4 scan (JPEG: not judged by the structure check) with an allowance of 20 MB
+    const jpeg = await sharp({ create: { width: 2480, height: 3508, channels: 3, background: '#f4f2ec', noise: { type: 'gaussian', mean: 230, sigma: 8 } } }).jpeg({ quality: 70 }).toBuffer();
+    const scan = makePdf([{ jpeg }]);
+    const e = await failure(loadInput(scan, { limits: { maxPdfMemoryMb: 20 } }));
+    expect(e.code).toBe('FILE_TOO_LARGE');
+    expect(e.message).toMatch(/reading the PDF took over 20 MB of memory/);
+    // with the default allowance it is read
+    const r = await loadInput(scan);
+    expect(r.pages[0]!.kind).toBe('raster');
+  }, 60_000);
 });
 
 describe('the structure check', () => {

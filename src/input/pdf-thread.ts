@@ -8,7 +8,9 @@
  * - A file on which pdf.js works synchronously for long cannot be interrupted by a timer in the same
  *   thread; a PDF thread is terminated when the time budget or the caller's signal says so.
  * - The thread's JavaScript heap is capped (PDF_THREAD_HEAP_MB): a file that would exhaust it ends
- *   that thread (UNREADABLE_FILE), not the process.
+ *   that thread (UNREADABLE_FILE), not the process; and a file whose reading grows the process's memory
+ *   by over PDF_THREAD_MEMORY_MB (decoded images and streams live outside that heap) ends it too
+ *   (FILE_TOO_LARGE).
  *
  * At most PDF_THREADS threads run at once (further PDFs wait their turn); an idle thread is ended
  * after PDF_THREAD_IDLE_MS and every thread after PDF_THREAD_JOBS files, so memory held by pdf.js
@@ -32,6 +34,17 @@ export const PDF_THREAD_JOBS = 200;
 export const PDF_THREAD_HEAP_MB = 768;
 /** Time a PDF thread is given past the budget to report its own TIMEOUT before it is terminated. */
 const GRACE_MS = 1500;
+/**
+ * Memory a PDF thread may add to the process while it reads one file, MB: past it the thread is ended
+ * and the file is FILE_TOO_LARGE. The thread's heap cap (PDF_THREAD_HEAP_MB) does not count pdf.js's
+ * decoded streams and images (ArrayBuffers, outside the heap), so the process's resident memory is
+ * watched instead, from the main thread. A legit 600 dpi A4 scan (two pages of 4960x7016 JPEG) grew it by
+ * ~520 MB; what the structure check (pdf-structure.ts) cannot judge is stopped here. The growth counts
+ * everything the process does meanwhile (another extraction's OCR too): a bound, not an exact share.
+ */
+export const PDF_THREAD_MEMORY_MB = 768;
+/** How often the memory is looked at while a thread reads, ms. */
+const MEMORY_WATCH_MS = 50;
 
 /** The message a PDF thread answers with. */
 export type PdfThreadAnswer =
@@ -158,7 +171,17 @@ class PdfThreads {
     const { worker } = slot;
     return new Promise<PdfThreadAnswer>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const before = process.memoryUsage.rss();
+      const allowedMb = job.limits.maxPdfMemoryMb ?? PDF_THREAD_MEMORY_MB;
+      const watch = setInterval(() => {
+        const grown = process.memoryUsage.rss() - before;
+        if (grown <= allowedMb * 1024 * 1024) return;
+        done();
+        reject(new ReceiptKitError('FILE_TOO_LARGE', `reading the PDF took over ${allowedMb} MB of memory (${Math.round(grown / (1024 * 1024))} MB)`));
+      }, MEMORY_WATCH_MS);
+      watch.unref();
       const done = () => {
+        clearInterval(watch);
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);

@@ -21,6 +21,11 @@ export interface InputLimits {
    * with TIMEOUT. Optional: the input stage uses 30 s when absent. A caller's AbortSignal also stops it.
    */
   maxPdfMillis?: number;
+  /**
+   * Memory reading one PDF may add to the process, MB; over it the PDF thread is ended and the file is
+   * FILE_TOO_LARGE. Optional: the input stage uses PDF_THREAD_MEMORY_MB (input/pdf-thread.ts) when absent.
+   */
+  maxPdfMemoryMb?: number;
 }
 
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
