@@ -122,7 +122,8 @@ export class PaddleReader implements PageReader, LineReader {
 
   /** Reads an upright grey image; word boxes in that image's pixels. */
   read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
-    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), this.until(signal)));
+    const stop = this.until(signal);
+    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), stop), stop);
   }
 
   /** The caller's signal joined with the reader's own (close() aborts that one). */
@@ -130,11 +131,17 @@ export class PaddleReader implements PageReader, LineReader {
     return signal ? AbortSignal.any([signal, this.stop.signal]) : this.stop.signal;
   }
 
-  /** Runs `work` with the loaded models once the readings queued before it are done (one at a time). */
-  private exclusive<T>(work: (m: Models) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` with the loaded models once the readings queued before it are done (one at a time); a
+   * reading whose signal fired meanwhile does not start (nor load the models, nor detect).
+   */
+  private exclusive<T>(work: (m: Models) => Promise<T>, signal: AbortSignal): Promise<T> {
     const run = this.queue.then(async () => {
       if (this.closed) throw new Error('the PaddleOCR reader is closed');
-      return work(await this.load());
+      if (signal.aborted) throw new Error('aborted');
+      const models = await this.load();
+      if (signal.aborted) throw new Error('aborted');
+      return work(models);
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -170,7 +177,7 @@ export class PaddleReader implements PageReader, LineReader {
         }
       }
       return out;
-    });
+    }, signal);
   }
 
   /**
@@ -208,7 +215,7 @@ export class PaddleReader implements PageReader, LineReader {
       }
       const words = await recogniseAll(m, page, boxes, stop);
       return { words, flipped: vote.flip, flipConfidence: vote.confidence };
-    });
+    }, stop);
   }
 }
 
