@@ -202,6 +202,22 @@ describe('the structure check', () => {
     expect(structureError(contentPdf(Buffer.from('not deflate at all'), '/FlateDecode'))).toBeUndefined();
   });
 
+  it('reads a 20 MB file of what would make a naive reader quadratic in linear time', () => {
+    const MB20 = 20 * 1024 * 1024;
+    const files = {
+      digits: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MB20, '1')]),
+      'digit runs before obj': Buffer.from('%PDF-1.7\n' + ('1'.repeat(4000) + ' 0 obj ').repeat(MB20 / 4008)),
+      'unterminated strings': Buffer.from('%PDF-1.7\n' + '1 0 obj << /A ('.repeat(MB20 / 15)),
+      'streams without endstream': Buffer.from('%PDF-1.7\n' + '1 0 obj << /Filter /FlateDecode >> stream\nxx\n'.repeat(MB20 / 44)),
+      'objects in one unterminated dictionary': Buffer.from('%PDF-1.7\n1 0 obj << ' + '/K 1 0 obj '.repeat(MB20 / 11)),
+    };
+    for (const [name, pdf] of Object.entries(files)) {
+      const t0 = performance.now();
+      expect(structureError(pdf), name).toBeUndefined();
+      expect(performance.now() - t0, name).toBeLessThan(5000);
+    }
+  }, 60_000);
+
   it('hostile dictionaries (nesting thousands deep, unterminated) do not stop it', () => {
     const deep = pdfOf(['<< /Type /Catalog /Junk ' + '['.repeat(5000) + ']'.repeat(5000) + ' >>', streamOf('/Filter /FlateDecode', deflatedRun(STREAM_MAX_BYTES + 1024 * 1024, 0x20))]);
     expect(structureError(deep)?.code).toBe('FILE_TOO_LARGE');

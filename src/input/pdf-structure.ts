@@ -44,20 +44,30 @@ const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
 /** Nesting and size caps of one parsed object (hostile dictionaries nest thousands deep). */
 const MAX_DEPTH = 32;
-const MAX_ITEMS = 4096;
+const MAX_ITEMS = 1024;
 
-/** A minimal reader of PDF objects over the file's bytes as a latin1 string. */
+/** Characters one object may span (a stream's dictionary is a few hundred): past it, it is not read. */
+const MAX_OBJECT_CHARS = 64 * 1024;
+/** Characters the scan reads in all, objects overlapping included (a file of a million broken objects). */
+const MAX_SCAN_CHARS = 64 * 1024 * 1024;
+
+/**
+ * A minimal reader of one PDF object over the file's bytes as a latin1 string, reading no further than
+ * MAX_OBJECT_CHARS from where it starts (unterminated strings and dictionaries end there).
+ */
 class Lexer {
   items = 0;
-  constructor(readonly src: string) {}
+  /** Where reading stops (exclusive). */
+  readonly end: number;
+  constructor(readonly src: string, from: number) { this.end = Math.min(src.length, from + MAX_OBJECT_CHARS); }
 
   skip(i: number): number {
-    const s = this.src;
-    while (i < s.length) {
+    const s = this.src, end = this.end;
+    while (i < end) {
       const c = s.charCodeAt(i);
       if (WS.has(c)) { i++; continue; }
       if (c === 0x25) { // % comment to the end of the line
-        while (i < s.length && s.charCodeAt(i) !== 0x0a && s.charCodeAt(i) !== 0x0d) i++;
+        while (i < end && s.charCodeAt(i) !== 0x0a && s.charCodeAt(i) !== 0x0d) i++;
         continue;
       }
       break;
@@ -68,15 +78,16 @@ class Lexer {
   /** The value at `i` (after whitespace) and where it ends; throws on anything unexpected. */
   value(i: number, depth = 0): [Value, number] {
     if (depth > MAX_DEPTH || ++this.items > MAX_ITEMS) throw new Error('too deep or too large');
-    const s = this.src;
+    const s = this.src, end = this.end;
     i = this.skip(i);
+    if (i >= end) throw new Error('unterminated object');
     const c = s.charCodeAt(i);
     if (c === 0x3c && s.charCodeAt(i + 1) === 0x3c) { // << dict >>
       const d: Dict = new Map();
       i += 2;
       for (;;) {
         i = this.skip(i);
-        if (i >= s.length) throw new Error('unterminated dictionary');
+        if (i >= end) throw new Error('unterminated dictionary');
         if (s.charCodeAt(i) === 0x3e && s.charCodeAt(i + 1) === 0x3e) return [d, i + 2];
         const [k, afterKey] = this.value(i, depth + 1);
         if (typeof k !== 'string' || !k.startsWith('/')) throw new Error('dictionary key is not a name');
@@ -90,7 +101,7 @@ class Lexer {
       i++;
       for (;;) {
         i = this.skip(i);
-        if (i >= s.length) throw new Error('unterminated array');
+        if (i >= end) throw new Error('unterminated array');
         if (s.charCodeAt(i) === 0x5d) return [a, i + 1];
         const [v, next] = this.value(i, depth + 1);
         a.push(v);
@@ -98,29 +109,29 @@ class Lexer {
       }
     }
     if (c === 0x3c) { // <hex string>
-      const end = s.indexOf('>', i);
-      if (end < 0) throw new Error('unterminated hex string');
-      return [new PdfString(s.slice(i + 1, end)), end + 1];
+      const close = s.indexOf('>', i);
+      if (close < 0 || close >= end) throw new Error('unterminated hex string');
+      return [new PdfString(s.slice(i + 1, close)), close + 1];
     }
     if (c === 0x28) { // (literal string), nested parentheses and escapes
       let level = 0, j = i;
-      for (; j < s.length; j++) {
+      for (; j < end; j++) {
         const ch = s.charCodeAt(j);
         if (ch === 0x5c) { j++; continue; }
         if (ch === 0x28) level++;
         else if (ch === 0x29 && --level === 0) break;
       }
-      if (j >= s.length) throw new Error('unterminated string');
+      if (j >= end) throw new Error('unterminated string');
       return [new PdfString(s.slice(i + 1, j)), j + 1];
     }
     if (c === 0x2f) { // /Name
       let j = i + 1;
-      while (j < s.length && !WS.has(s.charCodeAt(j)) && !DELIM.has(s.charCodeAt(j))) j++;
+      while (j < end && !WS.has(s.charCodeAt(j)) && !DELIM.has(s.charCodeAt(j))) j++;
       return ['/' + s.slice(i + 1, j).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), j];
     }
     // a number, a reference (N G R) or a keyword
     let j = i;
-    while (j < s.length && !WS.has(s.charCodeAt(j)) && !DELIM.has(s.charCodeAt(j))) j++;
+    while (j < end && !WS.has(s.charCodeAt(j)) && !DELIM.has(s.charCodeAt(j))) j++;
     const word = s.slice(i, j);
     if (!word) throw new Error(`unexpected ${JSON.stringify(s[i])}`);
     const n = Number(word);
@@ -129,10 +140,10 @@ class Lexer {
         // N G R: a reference
         const g = this.skip(j);
         let k = g;
-        while (k < s.length && s.charCodeAt(k) >= 0x30 && s.charCodeAt(k) <= 0x39) k++;
+        while (k < end && k - g < 12 && s.charCodeAt(k) >= 0x30 && s.charCodeAt(k) <= 0x39) k++;
         if (k > g) {
           const r = this.skip(k);
-          if (s.charCodeAt(r) === 0x52 /* R */ && (r + 1 >= s.length || WS.has(s.charCodeAt(r + 1)) || DELIM.has(s.charCodeAt(r + 1)))) return [new Ref(n), r + 1];
+          if (r < end && s.charCodeAt(r) === 0x52 /* R */ && (r + 1 >= s.length || WS.has(s.charCodeAt(r + 1)) || DELIM.has(s.charCodeAt(r + 1)))) return [new Ref(n), r + 1];
         }
       }
       return [n, j];
@@ -145,19 +156,45 @@ class Lexer {
 
 interface StreamObject { dict: Dict; data: Buffer }
 
+/**
+ * Where the object whose `obj` keyword is at `at` starts its number (`N G obj`), or -1 when the keyword
+ * is not an object header (part of a word, `endobj`). Read backwards over a few characters only: a
+ * pattern search for headers backtracks over long runs of digits (quadratic on a hostile file).
+ */
+function headerNumber(src: string, at: number): number {
+  const after = src.charCodeAt(at + 3);
+  if (at + 3 < src.length && !WS.has(after) && !DELIM.has(after)) return -1;
+  let i = at - 1;
+  const spaces = (): boolean => { const from = i; while (i >= 0 && at - i < 64 && WS.has(src.charCodeAt(i))) i--; return i < from; };
+  const digits = (): boolean => { const from = i; while (i >= 0 && from - i < 12 && src.charCodeAt(i) >= 0x30 && src.charCodeAt(i) <= 0x39) i--; return i < from; };
+  if (!spaces() || !digits() || !spaces()) return -1;
+  const numberEnd = i + 1;
+  if (!digits()) return -1;
+  if (i >= 0 && !WS.has(src.charCodeAt(i)) && !DELIM.has(src.charCodeAt(i))) return -1;
+  return Number(src.slice(i + 1, numberEnd).trim());
+}
+
 /** The stream objects of a file, and a resolver of references to plain (non-stream) objects. */
 function scan(bytes: Buffer): { streams: StreamObject[]; resolve: (v: Value | undefined) => Value | undefined } {
   const src = bytes.toString('latin1');
   const objects = new Map<number, number>(); // object number -> offset of its value (the last definition wins)
   const streams: StreamObject[] = [];
-  const header = /(\d+)\s+(\d+)\s+obj\b/g;
-  let m: RegExpExecArray | null;
-  while ((m = header.exec(src))) {
-    const at = m.index + m[0].length;
-    objects.set(Number(m[1]), at);
-    const lexer = new Lexer(src);
+  let read = 0; // characters the object reads covered, in all (MAX_SCAN_CHARS)
+  // the next 'endstream' at or after a position, remembered: streams without one would search to the end each
+  let searchedFrom = -1, found = -1;
+  const nextEndstream = (from: number): number => {
+    if (!(searchedFrom >= 0 && from >= searchedFrom && (found < 0 || from <= found))) { searchedFrom = from; found = src.indexOf('endstream', from); }
+    return found;
+  };
+  for (let kw = src.indexOf('obj'); kw >= 0 && read < MAX_SCAN_CHARS; kw = src.indexOf('obj', kw + 3)) {
+    const num = headerNumber(src, kw);
+    if (num < 0) continue;
+    const at = kw + 3;
+    objects.set(num, at);
+    const lexer = new Lexer(src, at);
     let value: Value, end: number;
-    try { [value, end] = lexer.value(at); } catch { continue; }
+    try { [value, end] = lexer.value(at); } catch { read += lexer.end - at; continue; }
+    read += end - at;
     if (!isDict(value)) continue;
     const k = lexer.skip(end);
     if (!src.startsWith('stream', k)) continue;
@@ -169,19 +206,19 @@ function scan(bytes: Buffer): { streams: StreamObject[]; resolve: (v: Value | un
     let stop = -1;
     if (typeof length === 'number' && length >= 0 && start + length <= src.length && /^\s*endstream/.test(src.slice(start + length, start + length + 24))) stop = start + length;
     else {
-      const e = src.indexOf('endstream', start);
+      const e = nextEndstream(start);
       if (e < 0) continue;
       stop = e;
       while (stop > start && (src.charCodeAt(stop - 1) === 0x0a || src.charCodeAt(stop - 1) === 0x0d)) stop--;
     }
     streams.push({ dict: value, data: bytes.subarray(start, stop) });
-    header.lastIndex = stop; // nothing inside the data is an object
+    kw = Math.max(kw, stop - 3); // nothing inside the data is an object
   }
   const resolve = (v: Value | undefined): Value | undefined => {
     for (let hops = 0; isRef(v) && hops < 8; hops++) {
       const at = objects.get(v.ref);
       if (at === undefined) return undefined;
-      try { v = new Lexer(src).value(at)[0]; } catch { return undefined; }
+      try { v = new Lexer(src, at).value(at)[0]; } catch { return undefined; }
     }
     return v;
   };
@@ -314,6 +351,15 @@ const MB = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
  * quietly otherwise, and for whatever it cannot judge.
  */
 export function checkPdfStructure(bytes: Buffer): void {
+  try {
+    judge(bytes);
+  } catch (e) {
+    if (e instanceof ReceiptKitError) throw e;
+    // a file this reader cannot follow is pdf.js's to judge (and the PDF thread's limits')
+  }
+}
+
+function judge(bytes: Buffer): void {
   const started = performance.now();
   const { streams, resolve } = scan(bytes);
   let bombBytes = 0, spent = 0;
