@@ -59,6 +59,7 @@ const HELD = `process.getActiveResourcesInfo().filter((r) => !/^(TTYWrap|PipeWra
 let dir: string;
 let receipt: string;
 let flipped: string;
+let deeplyFlipped: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'rk-life-'));
@@ -69,13 +70,20 @@ beforeAll(async () => {
   receipt = path.join(dir, 'receipt.jpg');
   writeFileSync(receipt, jpeg);
   // most flipped bits only garble pixels (libjpeg reads on): the first seed whose flips break the data
-  let damaged: Buffer | undefined;
-  for (let seed = 1; seed <= 50 && !damaged; seed++) {
+  // (a full decode fails); and the first whose damage only a full decode sees (the input stage's small
+  // probe decodes at 1/8 scale, which does not see it: the OCR stage's decode finds it)
+  let damaged: Buffer | undefined, deep: Buffer | undefined;
+  const fails = (p: Promise<unknown>) => p.then(() => false, () => true);
+  for (let seed = 1; seed <= 400 && !(damaged && deep); seed++) {
     const b = bitFlipped(jpeg, { flips: 40, seed });
-    if (await sharp(b, { failOn: 'warning' }).raw().toBuffer().then(() => false, () => true)) damaged = b;
+    if (!await fails(sharp(b, { failOn: 'warning' }).raw().toBuffer())) continue;
+    damaged ??= b;
+    if (!deep && !await fails(sharp(b, { failOn: 'warning' }).resize({ width: 64, height: 64, fit: 'inside' }).raw().toBuffer())) deep = b;
   }
   flipped = path.join(dir, 'flipped.jpg');
   writeFileSync(flipped, damaged!);
+  deeplyFlipped = path.join(dir, 'deeply-flipped.jpg');
+  writeFileSync(deeplyFlipped, deep!);
 });
 
 describe('the process exits after close()', () => {
@@ -96,6 +104,26 @@ describe('the process exits after close()', () => {
     expect(out.code).toBe('UNREADABLE_FILE');
     // refused by the input stage before any OCR worker or model starts (it took 1.6-5 s when the OCR stage refused it)
     expect(out.errorMs).toBeLessThan(1000);
+    expect(out.held).toEqual([]);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.exitAt - out.closedAt).toBeLessThanOrEqual(EXIT_BOUND_MS);
+  });
+
+  it('a JPEG damaged where only a full decode sees it: the typed error comes from the OCR stage\'s decode at once (PaddleOCR\'s models, loaded synchronously, wait for the decode), close(), exit', async () => {
+    const script = `import { createEngine } from ${JSON.stringify(DIST)};
+      const engine = await createEngine({});
+      const t0 = Date.now();
+      let code;
+      try { await engine.extract(${JSON.stringify(deeplyFlipped)}); code = 'extracted'; } catch (e) { code = e.code; }
+      const errorMs = Date.now() - t0;
+      await engine.close();
+      const closedAt = Date.now();
+      console.log(JSON.stringify({ code, errorMs, closedAt, held: ${HELD} }));`;
+    const r = await run(['--input-type=module', '-e', script]);
+    const out = report(r);
+    expect(out.code).toBe('UNREADABLE_FILE');
+    expect(out.errorMs).toBeLessThan(1000); // 1.5-4 s when the models loaded first
     expect(out.held).toEqual([]);
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
