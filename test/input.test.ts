@@ -41,7 +41,12 @@ const LINES = [
 ];
 const WORDS = LINES.flatMap((l) => l.text.split(/\s+/));
 
-/** Runs `load`, expects a ReceiptKitError with `code` within `ms`; returns it. */
+/** LINES drawn as a small receipt (PNG; needs the DejaVu fonts). */
+function receipt(): Promise<Buffer> {
+  const text = LINES.map((l) => `<text x="${l.x}" y="${l.y}" font-family="DejaVu Sans" font-size="${l.size * 2}" fill="#111">${l.text}</text>`).join('');
+  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="300"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`)).png().toBuffer();
+}
+
 /** `jpeg` with bits flipped so that a strict decode (sharp's failOn 'warning') fails: the first seed that does. */
 async function corruptedJpeg(jpeg: Buffer): Promise<Buffer> {
   for (let seed = 1; seed <= 50; seed++) {
@@ -51,6 +56,7 @@ async function corruptedJpeg(jpeg: Buffer): Promise<Buffer> {
   throw new Error('no seed broke the JPEG');
 }
 
+/** Runs `load`, expects a ReceiptKitError with `code` within `ms`; returns it. */
 async function expectFailure(load: () => Promise<unknown>, code: string, ms = 1000): Promise<ReceiptKitError> {
   const t0 = performance.now();
   const err = await load().then(() => undefined, (e: unknown) => e);
@@ -120,8 +126,8 @@ describe('bad input fails fast with a typed error', () => {
   });
 
   it('bit-flipped JPEG (corrupt entropy data) -> UNREADABLE_FILE here, as the OCR stage\'s decode would refuse it', async () => {
-    const jpeg = await noisy(400, 300).jpeg({ quality: 85 }).toBuffer();
-    // most flipped bits only garble pixels (libjpeg reads on); the first seed whose flips break the data
+    // a drawn receipt (deterministic, unlike noise): the first seed whose flips break the data
+    const jpeg = await sharp(await receipt()).jpeg({ quality: 90 }).toBuffer();
     const damaged = await corruptedJpeg(jpeg);
     // what the OCR stage does with a page's bytes (ocr/preprocess.ts) fails on it...
     await expect(loadWorkingImage({ kind: 'raster', index: 0, image: damaged, width: 400, height: 300, exifOrientation: 1 })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
