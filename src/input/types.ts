@@ -32,8 +32,9 @@ export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, max
 
 /**
  * sharp's `failOn` for decoding an image page's kept bytes (JPEG, PNG, WebP): the input stage's probe and
- * the OCR stage's decode use the same (sharp's default for untrusted input), so a file the OCR stage
- * cannot decode is refused by the input stage, at once.
+ * the OCR stage's decode use the same (sharp's default for untrusted input), so most files the OCR stage
+ * cannot decode are refused by the input stage, at once. (The probe decodes a JPEG at 1/8 scale, which
+ * misses some damage a full decode sees: those fail at the OCR stage's decode, read/index.ts.)
  */
 export const DECODE_FAIL_ON = 'warning' as const;
 
