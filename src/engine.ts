@@ -22,6 +22,7 @@ import { StageClock } from './read/clock.js';
 import { buildSimple, buildVerbose } from './response/build.js';
 import type { VerboseExtras } from './response/build.js';
 import { readSource } from './input/source.js';
+import { endIdlePdfThreads } from './input/pdf-thread.js';
 import type {
   DigitalDetection, TamperingDetection, UsageQuery, UsageSummary, ValidateOptions, ValidateOptionsInput,
   ValidationResult, ValidationRules, ValidationRulesInput,
@@ -108,6 +109,8 @@ class ReceiptEngine implements Engine {
   private readonly paddle: PaddleReader | undefined;
   private inFlight = 0;
   private isClosed = false;
+  /** The extractions in flight: close() aborts them (their PDF threads end, their OCR stops). */
+  private readonly running = new Set<AbortController>();
   private readonly idleWaiters: Array<() => void> = [];
   readonly campaigns: Campaigns;
   readonly enrichment: EngineEnrichment;
@@ -177,20 +180,24 @@ class ReceiptEngine implements Engine {
     this.inFlight++;
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const controller = new AbortController();
+    this.running.add(controller);
     let timer: NodeJS.Timeout | undefined;
+    // the call ends when its work does, or at once when it is stopped: by its time limit (TIMEOUT) or by
+    // close() (ENGINE_CLOSED); the stages see the same signal and stop what they do
+    const stopped = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    stopped.catch(() => undefined);
     try {
       const work = this.pipeline(input, opts, controller.signal, !!stages.fraud, stages.clock);
-      if (!timeoutMs) return await work;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          controller.abort();
-          reject(new ReceiptKitError('TIMEOUT', `extraction took longer than ${timeoutMs} ms`));
-        }, timeoutMs);
-      });
-      work.catch(() => undefined); // the timeout may win; do not leave a rejection unhandled
-      return await Promise.race([work, timeout]);
+      work.catch(() => undefined); // a stop may win; do not leave a rejection unhandled
+      if (timeoutMs) {
+        timer = setTimeout(() => controller.abort(new ReceiptKitError('TIMEOUT', `extraction took longer than ${timeoutMs} ms`)), timeoutMs);
+      }
+      return await Promise.race([work, stopped]);
     } finally {
       if (timer) clearTimeout(timer);
+      this.running.delete(controller);
       this.inFlight--;
       if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
     }
@@ -256,11 +263,19 @@ class ReceiptEngine implements Engine {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Ends everything the engine started: extractions in flight are aborted (ENGINE_CLOSED; a PDF thread
+   * reading for one is ended), OCR workers (running, idle or still starting) and the PaddleOCR sessions
+   * end, idle PDF threads end, and the store closes. Once it resolves, nothing of the engine keeps the
+   * process alive.
+   */
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    for (const c of this.running) c.abort(new ReceiptKitError('ENGINE_CLOSED', 'the engine was closed during the extraction'));
     try {
       await Promise.all([this.ocr.close(), this.paddle?.close()]);
+      await endIdlePdfThreads(); // after the aborted extractions let go of their PDF threads
     } finally {
       await this.store.close();
     }

@@ -9,6 +9,7 @@ import { createEngine, ReceiptKitError } from '../src/index.js';
 import { loadInput } from '../src/input/index.js';
 import type { Engine } from '../src/index.js';
 import { pngDeclaring, randomBytes } from './helpers/hostile.js';
+import { hostileFiles } from '../bench/hostile-files.mjs';
 
 const FIX = path.resolve(__dirname, '../fixtures');
 
@@ -47,6 +48,17 @@ describe('bad input through the engine', () => {
       expect(ms).toBeLessThan(1000);
       expect(process.memoryUsage().rss - rss0).toBeLessThan(200 * 1024 * 1024);
     });
+  }
+
+  for (const [name, f] of Object.entries(hostileFiles())) {
+    if (f.expect.includes('ok')) continue;
+    it(`hostile PDF ${name}: ${f.expect.join(' or ')} through the engine, typed, within 15 s`, async () => {
+      const t0 = performance.now();
+      const err = await engine.extract(f.bytes).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(ReceiptKitError);
+      expect(f.expect).toContain((err as ReceiptKitError).code);
+      expect(performance.now() - t0).toBeLessThan(15_000);
+    }, 30_000);
   }
 
   it('a file over the size limit is refused before it is read', async () => {

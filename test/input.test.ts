@@ -14,6 +14,8 @@ import { pdfDate, exifDate } from '../src/input/metadata.js';
 import { ReceiptKitError } from '../src/errors.js';
 import { makePdf } from './helpers/pdf.js';
 import { pngDeclaring, randomBytes } from './helpers/hostile.js';
+import { bitFlipped } from '../bench/hostile-files.mjs';
+import { loadWorkingImage } from '../src/ocr/preprocess.js';
 
 // ---------- generated inputs ----------
 
@@ -38,6 +40,21 @@ const LINES = [
   { text: 'TOTAL   RM 12.50 (cash)', x: 40, y: 120, size: 12 },
 ];
 const WORDS = LINES.flatMap((l) => l.text.split(/\s+/));
+
+/** LINES drawn as a small receipt (PNG; needs the DejaVu fonts). */
+function receipt(): Promise<Buffer> {
+  const text = LINES.map((l) => `<text x="${l.x}" y="${l.y}" font-family="DejaVu Sans" font-size="${l.size * 2}" fill="#111">${l.text}</text>`).join('');
+  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="300"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`)).png().toBuffer();
+}
+
+/** `jpeg` with bits flipped so that a strict decode (sharp's failOn 'warning') fails: the first seed that does. */
+async function corruptedJpeg(jpeg: Buffer): Promise<Buffer> {
+  for (let seed = 1; seed <= 50; seed++) {
+    const damaged = bitFlipped(jpeg, { flips: 100, seed });
+    if (await sharp(damaged, { failOn: 'warning' }).raw().toBuffer().then(() => false, () => true)) return damaged;
+  }
+  throw new Error('no seed broke the JPEG');
+}
 
 /** Runs `load`, expects a ReceiptKitError with `code` within `ms`; returns it. */
 async function expectFailure(load: () => Promise<unknown>, code: string, ms = 1000): Promise<ReceiptKitError> {
@@ -106,6 +123,17 @@ describe('bad input fails fast with a typed error', () => {
     for (let i = 200; i < png.length - 100; i += 997) png[i] ^= 0x5a;
     await expectFailure(() => loadInput(png), 'UNREADABLE_FILE');
     await expectFailure(() => loadInput(png.subarray(0, 100)), 'UNREADABLE_FILE');
+  });
+
+  it('bit-flipped JPEG (corrupt entropy data) -> UNREADABLE_FILE here, as the OCR stage\'s decode would refuse it', async () => {
+    // a drawn receipt (deterministic, unlike noise): the first seed whose flips break the data
+    const jpeg = await sharp(await receipt()).jpeg({ quality: 90 }).toBuffer();
+    const damaged = await corruptedJpeg(jpeg);
+    // what the OCR stage does with a page's bytes (ocr/preprocess.ts) fails on it...
+    await expect(loadWorkingImage({ kind: 'raster', index: 0, image: damaged, width: 400, height: 300, exifOrientation: 1 })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+    // ...so the input stage refuses it, before any OCR worker is started for it
+    const e = await expectFailure(() => loadInput(damaged), 'UNREADABLE_FILE', 1000);
+    expect(e.message).toMatch(/Corrupt JPEG data/);
   });
 
   it('PNG declaring 40000x40000 pixels -> FILE_TOO_LARGE from the header, fast, small memory', async () => {

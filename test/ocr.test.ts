@@ -3,12 +3,13 @@
  * (needs the DejaVu fonts, Debian package fonts-dejavu-core).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Worker as NodeWorker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { OcrPool, defaultPoolSize } from '../src/ocr/pool.js';
+import { OcrPool, defaultPoolSize, withNewThread } from '../src/ocr/pool.js';
 import type { OcrResult } from '../src/ocr/pool.js';
 import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages, countryLanguage } from '../src/ocr/languages.js';
 import { textDirection, readingQuality } from '../src/ocr/orientation.js';
@@ -331,6 +332,53 @@ describe('OcrPool', () => {
     }
     p.warm(); // closed: no worker
     expect(p.workers).toBe(0);
+  });
+
+  it('close() while a worker is starting (a warm-up) ends its thread before it resolves', async () => {
+    const threads: NodeWorker[] = [];
+    const onWorker = (w: NodeWorker) => threads.push(w);
+    process.on('worker', onWorker);
+    try {
+      const p = new OcrPool({ size: 1 });
+      p.warm();
+      await new Promise((r) => setImmediate(r)); // the thread exists (announced on the next tick)
+      expect(threads).toHaveLength(1);
+      expect(threads[0]!.threadId).toBeGreaterThan(0);
+      await p.close();
+      expect(threads[0]!.threadId).toBe(-1); // Node sets -1 once a thread has exited
+      expect(p.workers).toBe(0);
+    } finally {
+      process.off('worker', onWorker);
+    }
+  });
+
+  it('a worker whose language data fails to load is reported and its thread ended (tesseract.js leaves it running)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rk-badlang-'));
+    writeFileSync(path.join(dir, 'eng.traineddata'), Buffer.from('this is not traineddata'.repeat(100)));
+    const threads: NodeWorker[] = [];
+    const onWorker = (w: NodeWorker) => threads.push(w);
+    process.on('worker', onWorker);
+    const p = new OcrPool({ size: 1, langPath: dir });
+    try {
+      const err = await p.recognize(await rasterPage(png), { detectOrientation: false }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ReceiptKitError);
+      expect((err as ReceiptKitError).message).toMatch(/could not start/);
+      expect(threads.length).toBeGreaterThanOrEqual(1);
+      for (const t of threads) expect(t.threadId).toBe(-1);
+    } finally {
+      process.off('worker', onWorker);
+      await p.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('withNewThread finds the thread a start created, not one created before it', async () => {
+    const before = new NodeWorker('setTimeout(() => {}, 50)', { eval: true });
+    const { value, thread } = withNewThread(() => new NodeWorker('setTimeout(() => {}, 50)', { eval: true }));
+    expect(await thread).toBe(value);
+    expect((await thread)!.threadId).toBeGreaterThan(before.threadId);
+    expect(await withNewThread(() => 1).thread).toBeUndefined();
+    await Promise.all([before.terminate(), value.terminate()]);
   });
 
   it('retires a worker after maxCallsPerWorker calls and starts a new one for the next page', async () => {

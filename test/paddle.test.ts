@@ -114,6 +114,19 @@ describe('reading a page', () => {
     await missing.close();
   });
 
+  it('close() during a reading stops it at its next text box (timers get in while it reads), and nothing reads after', async () => {
+    const own = new PaddleReader();
+    const { data, info } = await sharp(path.join(FIX, 'receipt-en-simple.png')).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const img = { gray: data, width: info.width, height: info.height };
+    await own.read({ gray: Buffer.alloc(64 * 64, 255), width: 64, height: 64 }); // the models are loaded
+    const reading = own.read(img).then((w) => `read ${w.length} words`, (e: Error) => e.message);
+    // a timer can only run once the reading lets the event loop turn, i.e. between its text boxes
+    const closed = new Promise<void>((resolve) => setTimeout(() => { void own.close().then(resolve); }, 0));
+    expect(await reading).toBe('aborted');
+    await closed;
+    await expect(own.read(img)).rejects.toThrow(/closed/);
+  }, 60_000);
+
   it('an empty page reads nothing', async () => {
     const words = await reader.read({ gray: Buffer.alloc(300 * 200, 255), width: 300, height: 200 });
     expect(words).toEqual([]);

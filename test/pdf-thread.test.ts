@@ -55,6 +55,30 @@ describe('PDF threads', () => {
     expect(out).toMatch(/^kind=text$/m);
   });
 
+  it('close() of an engine ends the idle PDF thread, and one reading a file for an extraction in flight', () => {
+    const out = node(`
+      const { createEngine } = await import('./dist/index.js');
+      const threads = [];
+      process.on('worker', (w) => threads.push(w));
+      const a = await createEngine({});
+      await a.extract('fixtures/invoice.pdf'); // its thread is idle now
+      const idle = threads.length;
+      await a.close();
+      const b = await createEngine({});
+      let code;
+      const p = b.extract('fixtures/invoice-scanned.pdf', { refresh: true }).then(() => 'extracted', (e) => e.code);
+      // close while the thread reads the scan (or, on a fast machine, just after: it is idle then)
+      await new Promise((r) => { process.once('worker', () => setTimeout(r, 100)); });
+      await b.close();
+      code = await p;
+      console.log(JSON.stringify({ idle, code, threads: threads.map((t) => t.threadId) }));`);
+    const r = JSON.parse(out.trim().split('\n').pop()!);
+    expect(r.idle).toBeGreaterThanOrEqual(1);
+    expect(r.code).toBe('ENGINE_CLOSED');
+    expect(r.threads.length).toBeGreaterThanOrEqual(2);
+    expect(r.threads.every((id: number) => id === -1)).toBe(true); // Node sets -1 once a thread has exited
+  });
+
   it('workerExecArgv keeps the other flags', () => {
     expect(workerExecArgv(['--input-type=module', '-e', 'code', '--max-old-space-size=4096', '--eval', 'x', '--trace-warnings', '-p', 'y', '--input-type', 'commonjs']))
       .toEqual(['--max-old-space-size=4096', '--trace-warnings']);

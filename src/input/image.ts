@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import sharp, { type Metadata } from 'sharp';
 import { ReceiptKitError } from '../errors.js';
+import { DECODE_FAIL_ON } from './types.js';
 import type { InputLimits, MediaType, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -52,11 +53,15 @@ export async function loadImage(bytes: Buffer, mediaType: MediaType, limits: Inp
   const turned = orientation >= 5;
   const width = turned ? meta.pageHeight ?? meta.height! : meta.width!;
   const height = turned ? meta.width! : meta.pageHeight ?? meta.height!;
-  const decode = () => sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated', pages: 1, page: 0 });
+  const decode = (failOn: 'truncated' | 'warning') => sharp(bytes, { limitInputPixels: limits.maxPixels, failOn, pages: 1, page: 0 });
   if (KEEP_BYTES.has(mediaType)) {
-    // A real decode (truncated/corrupt data fails) at thumbnail size: shrink-on-load keeps it cheap.
+    // A real decode (truncated/corrupt data fails) at thumbnail size: shrink-on-load keeps it cheap. As
+    // strict as the OCR stage's decode of these same bytes (ocr/preprocess.ts: sharp's default, 'warning'):
+    // a file that stage would refuse (a bit-flipped JPEG: "Corrupt JPEG data") is refused here, before any
+    // OCR worker or model is started for it; at 1/8 scale some damage does not show (about 1 in 10
+    // damaged JPEGs), and those fail at the OCR stage's full decode.
     try {
-      await decode().resize({ width: PROBE_SIZE, height: PROBE_SIZE, fit: 'inside' }).raw().toBuffer();
+      await decode(DECODE_FAIL_ON).resize({ width: PROBE_SIZE, height: PROBE_SIZE, fit: 'inside' }).raw().toBuffer();
     } catch (e) {
       throw unreadable(e, `the ${label(mediaType)} image`);
     }
@@ -64,7 +69,7 @@ export async function loadImage(bytes: Buffer, mediaType: MediaType, limits: Inp
   }
   // GIF / TIFF: the OCR stage gets an upright PNG of the first page or frame.
   try {
-    const out = await decode().autoOrient().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+    const out = await decode('truncated').autoOrient().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
     return { kind: 'raster', index: 0, image: out.data, width: out.info.width, height: out.info.height, exifOrientation: 1 };
   } catch (e) {
     throw unreadable(e, `the ${label(mediaType)} image`);

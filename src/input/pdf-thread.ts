@@ -8,7 +8,9 @@
  * - A file on which pdf.js works synchronously for long cannot be interrupted by a timer in the same
  *   thread; a PDF thread is terminated when the time budget or the caller's signal says so.
  * - The thread's JavaScript heap is capped (PDF_THREAD_HEAP_MB): a file that would exhaust it ends
- *   that thread (UNREADABLE_FILE), not the process.
+ *   that thread (UNREADABLE_FILE), not the process; and a file whose reading grows the process's memory
+ *   by over PDF_THREAD_MEMORY_MB (decoded images and streams live outside that heap) ends it too
+ *   (FILE_TOO_LARGE).
  *
  * At most PDF_THREADS threads run at once (further PDFs wait their turn); an idle thread is ended
  * after PDF_THREAD_IDLE_MS and every thread after PDF_THREAD_JOBS files, so memory held by pdf.js
@@ -32,6 +34,17 @@ export const PDF_THREAD_JOBS = 200;
 export const PDF_THREAD_HEAP_MB = 768;
 /** Time a PDF thread is given past the budget to report its own TIMEOUT before it is terminated. */
 const GRACE_MS = 1500;
+/**
+ * Memory a PDF thread may add to the process while it reads one file, MB: past it the thread is ended
+ * and the file is FILE_TOO_LARGE. The thread's heap cap (PDF_THREAD_HEAP_MB) does not count pdf.js's
+ * decoded streams and images (ArrayBuffers, outside the heap), so the process's resident memory is
+ * watched instead, from the main thread. A legit 600 dpi A4 scan (two pages of 4960x7016 JPEG) grew it by
+ * ~520 MB; what the structure check (pdf-structure.ts) cannot judge is stopped here. The growth counts
+ * everything the process does meanwhile (another extraction's OCR too): a bound, not an exact share.
+ */
+export const PDF_THREAD_MEMORY_MB = 768;
+/** How often the memory is looked at while a thread reads, ms. */
+const MEMORY_WATCH_MS = 50;
 
 /** The message a PDF thread answers with. */
 export type PdfThreadAnswer =
@@ -61,6 +74,7 @@ interface Slot { worker: Worker; jobs: number; idleTimer?: NodeJS.Timeout }
 
 class PdfThreads {
   private readonly idle: Slot[] = [];
+  private readonly ending = new Set<Promise<void>>();
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private script: URL | undefined | null = null;
@@ -80,7 +94,7 @@ class PdfThreads {
       answer = await this.ask(slot, job, deadlineMs, signal);
     } catch (e) {
       // a thread that crashed, ran out of time or was stopped is not reused; one that answered with an error is
-      if (slot) { this.end(slot); slot = undefined; }
+      if (slot) { void this.end(slot); slot = undefined; }
       throw e;
     } finally {
       if (slot) this.release(slot);
@@ -121,22 +135,34 @@ class PdfThreads {
   }
 
   private release(slot: Slot): void {
-    if (slot.jobs >= PDF_THREAD_JOBS) { this.end(slot); return; }
+    if (slot.jobs >= PDF_THREAD_JOBS) { void this.end(slot); return; }
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => {
       const i = this.idle.indexOf(slot);
       if (i >= 0) this.idle.splice(i, 1);
-      this.end(slot);
+      void this.end(slot);
     }, PDF_THREAD_IDLE_MS);
     slot.idleTimer.unref();
     this.idle.push(slot);
   }
 
-  private end(slot: Slot): void {
+  /**
+   * Ends the idle threads (an engine's close()) and resolves once they, and the threads being ended
+   * (a stopped or failed file's), are gone. Threads reading a file are left to it.
+   */
+  async endIdle(): Promise<void> {
+    for (const slot of this.idle.splice(0)) void this.end(slot);
+    while (this.ending.size) await Promise.all([...this.ending]);
+  }
+
+  private end(slot: Slot): Promise<void> {
     clearTimeout(slot.idleTimer);
     slot.worker.removeAllListeners();
     slot.worker.on('error', () => undefined); // a late error of a thread being ended is not the caller's
-    void slot.worker.terminate().catch(() => undefined);
+    const gone = slot.worker.terminate().then(() => undefined, () => undefined);
+    this.ending.add(gone);
+    void gone.finally(() => this.ending.delete(gone));
+    return gone;
   }
 
   /** Sends one file to a thread and waits for its answer, the deadline, the signal or the thread's end. */
@@ -145,7 +171,17 @@ class PdfThreads {
     const { worker } = slot;
     return new Promise<PdfThreadAnswer>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const before = process.memoryUsage.rss();
+      const allowedMb = job.limits.maxPdfMemoryMb ?? PDF_THREAD_MEMORY_MB;
+      const watch = setInterval(() => {
+        const grown = process.memoryUsage.rss() - before;
+        if (grown <= allowedMb * 1024 * 1024) return;
+        done();
+        reject(new ReceiptKitError('FILE_TOO_LARGE', `reading the PDF took over ${allowedMb} MB of memory (${Math.round(grown / (1024 * 1024))} MB)`));
+      }, MEMORY_WATCH_MS);
+      watch.unref();
       const done = () => {
+        clearInterval(watch);
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
@@ -209,6 +245,14 @@ function revive(result: LoadedPdf): LoadedPdf {
 }
 
 const threads = new PdfThreads();
+
+/**
+ * Ends the PDF threads that are idle (they are shared by the engines of the process; an idle one does
+ * not keep the process alive, but holds its memory): an engine's close() leaves none behind.
+ */
+export function endIdlePdfThreads(): Promise<void> {
+  return threads.endIdle();
+}
 
 /**
  * Reads a PDF in a PDF thread (see the module comment); `inThread` reads it here when the built

@@ -10,6 +10,7 @@ import { ReceiptKitError } from '../errors.js';
 import type { Word } from '../document/types.js';
 import { pdfInfoMetadata } from './metadata.js';
 import { readPdfIsolated } from './pdf-thread.js';
+import { checkPdfStructure } from './pdf-structure.js';
 import type { ImageMetadata, InputLimits, InputPage, PageImage, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -34,6 +35,16 @@ export const SCAN_COVERAGE = 0.6;
 export const SCAN_MAX_TEXT_CHARS = 200;
 /** Default time budget for one PDF when `limits.maxPdfMillis` is not set. */
 export const PDF_DEADLINE_MS = 30_000;
+/**
+ * A PDF of more pages than this is refused (FILE_TOO_LARGE) before any page is read: no receipt or
+ * invoice is that long, and `maxPdfPages` (the pages read) goes up to the same number.
+ */
+export const MAX_PDF_DOCUMENT_PAGES = 1000;
+/**
+ * A page larger than this on a side, in points (200 inches, the largest page PDF readers support; the
+ * page's UserUnit counted), is refused (FILE_TOO_LARGE): rendered, it would be a blank poster at a few dpi.
+ */
+export const MAX_PAGE_SIDE_PT = 14_400;
 /** Word box above and below the baseline, as a fraction of the font size. */
 const ASCENT = 0.8, DESCENT = 0.2;
 
@@ -242,6 +253,8 @@ export async function loadPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
 export async function readPdf(bytes: Buffer, limits: InputLimits, signal?: AbortSignal, opts: { images?: boolean } = {}): Promise<LoadedPdf> {
   const budget = new Budget(limits.maxPdfMillis ?? PDF_DEADLINE_MS, signal);
   budget.check('start');
+  // decompression bombs are refused from the file's structure, before pdf.js inflates anything
+  checkPdfStructure(bytes);
   const lib = await pdfjs();
   const task = lib.getDocument({
     data: new Uint8Array(bytes), // a copy: pdf.js may transfer (detach) the buffer it is given
@@ -268,6 +281,7 @@ export async function readPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
     }
     const pageCount = doc.numPages;
     if (!pageCount) throw new ReceiptKitError('UNREADABLE_FILE', 'the PDF has no pages');
+    if (pageCount > MAX_PDF_DOCUMENT_PAGES) throw new ReceiptKitError('FILE_TOO_LARGE', `the PDF has ${pageCount} pages, over the ${MAX_PDF_DOCUMENT_PAGES} page limit`);
     let metadata: ImageMetadata = {};
     try {
       metadata = pdfInfoMetadata((await budget.step(doc.getMetadata(), 'metadata')).info as Record<string, unknown>);
@@ -300,6 +314,11 @@ export async function readPdf(bytes: Buffer, limits: InputLimits, signal?: Abort
 
 /** One page: its text layer when usable, else a rendering. */
 async function readPage(lib: PdfJs, doc: PdfDocument, page: PdfPage, index: number, limits: InputLimits, budget: Budget, pictures: { left: number }): Promise<InputPage> {
+  const actual = page.getViewport({ scale: 1 }); // points, the page's UserUnit applied
+  if (!(Math.max(actual.width, actual.height) <= MAX_PAGE_SIDE_PT)) {
+    const inches = (pt: number) => Math.round(pt / 72);
+    throw new ReceiptKitError('FILE_TOO_LARGE', `PDF page ${index + 1} is ${inches(actual.width)} x ${inches(actual.height)} inches, over the ${inches(MAX_PAGE_SIDE_PT)}-inch limit of PDF pages`);
+  }
   const vp = page.getViewport({ scale: TEXT_SCALE });
   const size = { width: vp.width, height: vp.height };
   let items: TextItemLike[] = [];

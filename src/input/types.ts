@@ -21,9 +21,22 @@ export interface InputLimits {
    * with TIMEOUT. Optional: the input stage uses 30 s when absent. A caller's AbortSignal also stops it.
    */
   maxPdfMillis?: number;
+  /**
+   * Memory reading one PDF may add to the process, MB; over it the PDF thread is ended and the file is
+   * FILE_TOO_LARGE. Optional: the input stage uses PDF_THREAD_MEMORY_MB (input/pdf-thread.ts) when absent.
+   */
+  maxPdfMemoryMb?: number;
 }
 
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 20 * 1024 * 1024, maxPixels: 50_000_000, maxPdfPages: 5 };
+
+/**
+ * sharp's `failOn` for decoding an image page's kept bytes (JPEG, PNG, WebP): the input stage's probe and
+ * the OCR stage's decode use the same (sharp's default for untrusted input), so most files the OCR stage
+ * cannot decode are refused by the input stage, at once. (The probe decodes a JPEG at 1/8 scale, which
+ * misses some damage a full decode sees: those fail at the OCR stage's decode, read/index.ts.)
+ */
+export const DECODE_FAIL_ON = 'warning' as const;
 
 /**
  * sharp's `limitInputPixels` for decoding a raster page again after the input stage accepted it: the

