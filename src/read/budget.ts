@@ -82,13 +82,15 @@ export class PageBudget {
 
   /**
    * Whether a re-reading of this kind still fits; when it does, it is counted as spent, and when it does
-   * not, it is recorded as skipped under `name`.
+   * not, it is recorded as skipped under `name`. `untimed`: only the count applies (a reading that is
+   * part of reading the page at all, as the page's own language for a script the first model cannot
+   * spell, is not given up to a busy machine).
    */
-  allows(name: string, kind: keyof typeof REREAD_COST): boolean {
+  allows(name: string, kind: keyof typeof REREAD_COST, untimed = false): boolean {
     if (this.stopped) { this.skipped.push(name); return false; }
     const cost = REREAD_COST[kind];
     const counted = this.used + cost <= this.limits.readings + 1e-9;
-    const timed = !(this.limits.ms > 0) || this.spent() + cost * this.firstMs <= this.limits.ms;
+    const timed = untimed || !(this.limits.ms > 0) || this.spent() + cost * this.firstMs <= this.limits.ms;
     if (counted && timed) { this.used += cost; return true; }
     this.skipped.push(name);
     return false;

@@ -158,7 +158,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
   };
   const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
-  const ownFits = !!own && budget.allows(`read:${own}`, 'whole');
+  // the page's own language is part of reading it at all (the first model cannot spell its labels): counted, not timed
+  const ownFits = !!own && budget.allows(`read:${own}`, 'whole', true);
   /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings below. */
   let ownReading: Awaited<ReturnType<typeof readAgain>> | undefined;
   if (image && own && ownFits) {

@@ -97,3 +97,15 @@ describe('a page read as noise', () => {
     expect(b.warning()).toBe('both readers read the page as noise (no date, no total): not read again (lines, plain-reading)');
   });
 });
+
+describe('an untimed re-reading', () => {
+  it('is held to the count but not to the clock', () => {
+    const c = clock();
+    const b = new PageBudget({ ms: 1000, readings: 1 }, c.now);
+    b.firstReading(5000);
+    c.advance(5000);
+    expect(b.allows('plain-reading', 'whole')).toBe(false); // the clock is past its budget
+    expect(b.allows('read:vie', 'whole', true)).toBe(true); // the page's own language still reads
+    expect(b.allows('read:tha', 'whole', true)).toBe(false); // but the count holds
+  });
+});
