@@ -3,7 +3,7 @@
 // Scoring rules: ../shared/corpus/SCORING.md (implemented in bench/score.mjs). Usage: bench/README.md.
 //
 //   node bench/run.mjs [--corpus PATH] [--dataset NAME]... [--limit N] [--id ID]... [--out FILE]
-//                      [--cold N] [--timeout MS] [--opts JSON] [--engine MODULE] [--reports DIR] [--no-save]
+//                      [--cold N] [--timeout MS] [--opts JSON] [--engine-opts JSON] [--engine MODULE] [--reports DIR] [--no-save]
 //
 // Results table on stdout, progress on stderr. The report goes to bench/reports/<timestamp>.json and
 // bench/reports/latest.json; the change against the previous latest.json is printed at the end.
@@ -24,7 +24,7 @@ const IMAGE_EXT = /\.(jpe?g|png|pdf|webp|tiff?|heic|heif|gif|bmp)$/i;
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
-  const a = { corpus: path.resolve(repoRoot, '../shared/corpus'), datasets: [], ids: [], half: undefined, limit: undefined, out: undefined, cold: 3, timeout: 180_000, opts: {}, engine: undefined, save: true, reports: path.join(here, 'reports') };
+  const a = { corpus: path.resolve(repoRoot, '../shared/corpus'), datasets: [], ids: [], half: undefined, limit: undefined, out: undefined, cold: 3, timeout: 180_000, opts: {}, engineOpts: {}, engine: undefined, save: true, reports: path.join(here, 'reports') };
   const need = (i, name) => value(argv, i, name);
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -38,6 +38,7 @@ function parseArgs(argv) {
       case '--cold': a.cold = int(need(i, k), k, 0); i++; break;
       case '--timeout': a.timeout = int(need(i, k), k, 1); i++; break;
       case '--opts': try { a.opts = JSON.parse(need(i, k)); } catch { fail('--opts must be a JSON object'); } i++; break;
+      case '--engine-opts': try { a.engineOpts = JSON.parse(need(i, k)); } catch { fail('--engine-opts must be a JSON object'); } i++; break;
       case '--engine': a.engine = path.resolve(need(i, k)); i++; break;
       case '--reports': a.reports = path.resolve(need(i, k)); i++; break;
       case '--no-save': a.save = false; break;
@@ -129,6 +130,7 @@ function coldRun(file, args) {
   return new Promise((resolve) => {
     const childArgs = [path.join(here, 'cold.mjs'), file, '--opts', JSON.stringify(args.opts)];
     if (args.engine) childArgs.push('--engine', args.engine);
+    if (Object.keys(args.engineOpts ?? {}).length) childArgs.push('--engine-opts', JSON.stringify(args.engineOpts));
     const t0 = performance.now();
     const child = spawn(process.execPath, childArgs, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let buf = '', err = '', done = false, firstMs = null, info = null;
@@ -326,7 +328,7 @@ async function main() {
   const extractOpts = { verbose: true, extractLineItems: true, refresh: true, incognito: true, timeoutMs: args.timeout, ...args.opts };
   const { timeoutMs: _drop, ...coldOpts } = extractOpts;
   const t0 = performance.now();
-  const engine = await lib.createEngine({});
+  const engine = await lib.createEngine(args.engineOpts);
   const engineCreateMs = Math.round(performance.now() - t0);
   const warmupMs = await warmUp(engine, { ...args.opts });
   log(`bench: engine ready in ${engineCreateMs} ms, warm-up ${warmupMs} ms; ${total} files in ${datasets.join(', ')}`);
@@ -338,7 +340,7 @@ async function main() {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} cpu (${os.cpus()[0]?.model ?? '?'})`,
     corpus: args.corpus,
-    args: { datasets, half: args.half ?? null, limit: args.limit ?? null, ids: args.ids.length ? args.ids : null, cold: args.cold, timeoutMs: args.timeout, opts: extractOpts, engine: args.engine ?? 'dist/index.js' },
+    args: { datasets, half: args.half ?? null, limit: args.limit ?? null, ids: args.ids.length ? args.ids : null, cold: args.cold, timeoutMs: args.timeout, opts: extractOpts, engineOpts: args.engineOpts, engine: args.engine ?? 'dist/index.js' },
     engine: { createMs: engineCreateMs, warmupMs },
     datasets: {},
   };
