@@ -63,6 +63,11 @@ const textContent = (text) => streamOf('', `BT /F1 12 Tf 40 780 Td (${text}) Tj 
  */
 export function pdfWithImage(width, height, { colorSpace = 'DeviceRGB', components = 3, images = 1 } = {}) {
   const zeros = deflatedRun(width * height * components);
+  return pdfPaintingImages(images, `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${colorSpace} /BitsPerComponent 8 /Filter /FlateDecode`, zeros);
+}
+
+/** A one-page A4 PDF painting `images` image XObjects over the page, each a stream of `dict` entries and `data`. */
+function pdfPaintingImages(images, dict, data) {
   const names = Array.from({ length: images }, (_, i) => `/I${i} ${5 + i} 0 R`).join(' ');
   const paint = Array.from({ length: images }, (_, i) => `q 595 0 0 842 0 0 cm /I${i} Do Q`).join('\n');
   const objs = [
@@ -71,9 +76,7 @@ export function pdfWithImage(width, height, { colorSpace = 'DeviceRGB', componen
     `<< /Type /Page /Parent 2 0 R /MediaBox ${A4} /Resources << /XObject << ${names} >> >> /Contents 4 0 R >>`,
     streamOf('', paint),
   ];
-  for (let i = 0; i < images; i++) {
-    objs.push(streamOf(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${colorSpace} /BitsPerComponent 8 /Filter /FlateDecode`, zeros));
-  }
+  for (let i = 0; i < images; i++) objs.push(streamOf(dict, data));
   return pdfOf(objs);
 }
 
@@ -83,16 +86,7 @@ export function pdfWithImage(width, height, { colorSpace = 'DeviceRGB', componen
  * is what the PDF thread's memory watch is for.
  */
 export function pdfWithJpegs(jpeg, width, height, images = 4) {
-  const names = Array.from({ length: images }, (_, i) => `/I${i} ${5 + i} 0 R`).join(' ');
-  const paint = Array.from({ length: images }, (_, i) => `q 595 0 0 842 0 0 cm /I${i} Do Q`).join('\n');
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox ${A4} /Resources << /XObject << ${names} >> >> /Contents 4 0 R >>`,
-    streamOf('', paint),
-  ];
-  for (let i = 0; i < images; i++) objs.push(streamOf(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg));
-  return pdfOf(objs);
+  return pdfPaintingImages(images, `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
 }
 
 /** A one-page PDF whose content stream inflates to `bytes` bytes (spaces: a valid, empty content stream). */

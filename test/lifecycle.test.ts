@@ -86,19 +86,24 @@ beforeAll(async () => {
   writeFileSync(deeplyFlipped, deep!);
 });
 
-describe('the process exits after close()', () => {
-  it('is built', () => { expect(existsSync(DIST)).toBe(true); });
-
-  it('createEngine -> extract(bit-flipped JPEG) -> typed error at once -> close(): the process is gone within 1.5 s', async () => {
-    const script = `import { createEngine } from ${JSON.stringify(DIST)};
+/** A module script: createEngine -> extract(file) -> close(), printing the error code, its time, when close() resolved and the handles left. */
+function extractThenClose(file: string): string {
+  return `import { createEngine } from ${JSON.stringify(DIST)};
       const engine = await createEngine({});
       const t0 = Date.now();
       let code;
-      try { await engine.extract(${JSON.stringify(flipped)}); code = 'extracted'; } catch (e) { code = e.code; }
+      try { await engine.extract(${JSON.stringify(file)}); code = 'extracted'; } catch (e) { code = e.code; }
       const errorMs = Date.now() - t0;
       await engine.close();
       const closedAt = Date.now();
       console.log(JSON.stringify({ code, errorMs, closedAt, held: ${HELD} }));`;
+}
+
+describe('the process exits after close()', () => {
+  it('is built', () => { expect(existsSync(DIST)).toBe(true); });
+
+  it('createEngine -> extract(bit-flipped JPEG) -> typed error at once -> close(): the process is gone within 1.5 s', async () => {
+    const script = extractThenClose(flipped);
     const r = await run(['--input-type=module', '-e', script]);
     const out = report(r);
     expect(out.code).toBe('UNREADABLE_FILE');
@@ -111,15 +116,7 @@ describe('the process exits after close()', () => {
   });
 
   it('a JPEG damaged where only a full decode sees it: the typed error comes from the OCR stage\'s decode at once (PaddleOCR\'s models, loaded synchronously, wait for the decode), close(), exit', async () => {
-    const script = `import { createEngine } from ${JSON.stringify(DIST)};
-      const engine = await createEngine({});
-      const t0 = Date.now();
-      let code;
-      try { await engine.extract(${JSON.stringify(deeplyFlipped)}); code = 'extracted'; } catch (e) { code = e.code; }
-      const errorMs = Date.now() - t0;
-      await engine.close();
-      const closedAt = Date.now();
-      console.log(JSON.stringify({ code, errorMs, closedAt, held: ${HELD} }));`;
+    const script = extractThenClose(deeplyFlipped);
     const r = await run(['--input-type=module', '-e', script]);
     const out = report(r);
     expect(out.code).toBe('UNREADABLE_FILE');
