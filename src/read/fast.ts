@@ -31,10 +31,18 @@ import type { LineReader, PageReader, ReadWord } from '../ocr/reader.js';
 import type { OcrPage } from '../ocr/pool.js';
 import { StageClock } from './clock.js';
 
-/** The header band holds at most this many lines of the first reading. */
-export const HEADER_MAX_LINES = 10;
-/** The header band ends before the first line holding an amount with decimals or a date. */
-const BODY_START = /\d[.,]\d{2}(?!\d)|\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/;
+/**
+ * The header band holds at most this many lines of the first reading: a Malaysian header (name, company
+ * number, three or four address lines, phone, fax, GST number) runs to 12 or more, and a band cut inside
+ * the address joins two readings in the middle of it.
+ */
+export const HEADER_MAX_LINES = 16;
+/**
+ * The header band ends before the first line that ends with an amount with decimals (an item, a total;
+ * a tax-code letter or mark after it aside) or holds a date. An amount-like run inside a line is an
+ * address's house numbers ("NO 33,35, G F JALAN ...") as often as a price.
+ */
+const BODY_START = /\d[.,]\d{2}(?!\d)\s*[A-Z*#%]{0,2}\s*$|\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/i;
 
 export interface FastReaders {
   /** Reads the whole page first; must report upside-down pages (`readPage(..., { detectFlip })`). */
@@ -165,7 +173,7 @@ export async function readImageFast(page: RasterPage, readers: FastReaders, ctx:
   return { document: doc, fields: capUnsettledOrder(fields), rotation, orientationConfidence, warnings };
 }
 
-/** Lines of the header band: from the top to the line before the first amount or date, at most HEADER_MAX_LINES. */
+/** Lines of the header band: from the top to the line before the first line ending with an amount, or holding a date, at most HEADER_MAX_LINES. */
 export function headerLineCount(doc: Document): number {
   const n = Math.min(doc.lines.length, HEADER_MAX_LINES);
   for (let i = 0; i < n; i++) if (BODY_START.test(doc.lines[i]!.text)) return i;

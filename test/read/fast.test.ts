@@ -56,6 +56,18 @@ describe('the fast reading, with scripted readers', () => {
     expect(headerLineCount(documentFromText(['A', 'B', 'C'].join('\n')))).toBe(3);
   });
 
+  it('an address\'s house numbers inside a line do not end the band; an amount at a line\'s end does, a tax code after it aside', () => {
+    const header = ['99 SPEED MART S/B (519537-X)', 'NO 33,35, G F JALAN TEMENGGUNG 3/9', 'BANDAR MAHKOTA CHERAS, 43200 CHERAS'];
+    expect(headerLineCount(documentFromText([...header, 'MILO 1KG 13.58 SR', 'TOTAL 13.58'].join('\n')))).toBe(3);
+    expect(headerLineCount(documentFromText([...header, 'MILO 1KG RM13.58'].join('\n')))).toBe(3);
+  });
+
+  it('a long header (name, company number, four address lines, phone, fax, GST number, ...) is not cut at ten lines', () => {
+    const header = Array.from({ length: 14 }, (_, i) => `HEADER LINE ${String.fromCharCode(65 + i)}`);
+    expect(headerLineCount(documentFromText([...header, 'ITEM 7.50'].join('\n')))).toBe(14);
+    expect(headerLineCount(documentFromText(Array.from({ length: 30 }, () => 'WORDS').join('\n')))).toBe(16);
+  });
+
   it('reads the header band as a block and the total and date lines as lines, by the line reader', async () => {
     const words = wordsOf(RECEIPT);
     const primary = new Scripted('primary', words, (b) => inside(words, b));
