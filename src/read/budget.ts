@@ -58,6 +58,8 @@ export class PageBudget {
   private firstMs = 0;
   /** Re-readings spent so far, in whole-page readings. */
   private used = 0;
+  /** Why the page is not read again at all, when it is not (e.g. it reads as noise). */
+  private stopped: string | undefined;
   /** The re-readings a limit stopped, in order. */
   readonly skipped: string[] = [];
   readonly limits: BudgetLimits;
@@ -67,9 +69,6 @@ export class PageBudget {
     this.now = now;
     this.started = now();
   }
-
-  /** Why the page is not read again at all, when it is not (e.g. it reads as noise). */
-  private stopped: string | undefined;
 
   /** Stops every re-reading from here on, for this reason. */
   stop(reason: string): void { this.stopped = reason; }
@@ -84,11 +83,12 @@ export class PageBudget {
    * Whether a re-reading of this kind still fits; when it does, it is counted as spent, and when it does
    * not, it is recorded as skipped under `name`. `untimed`: only the count applies (a reading that is
    * part of reading the page at all, as the page's own language for a script the first model cannot
-   * spell, is not given up to a busy machine).
+   * spell, is not given up to a busy machine). `times`: that many re-readings of the kind, admitted
+   * together or not at all (readings that only count as a set).
    */
-  allows(name: string, kind: keyof typeof REREAD_COST, untimed = false): boolean {
+  allows(name: string, kind: keyof typeof REREAD_COST, untimed = false, times = 1): boolean {
     if (this.stopped) { this.skipped.push(name); return false; }
-    const cost = REREAD_COST[kind];
+    const cost = REREAD_COST[kind] * times;
     const counted = this.used + cost <= this.limits.readings + 1e-9;
     const timed = untimed || !(this.limits.ms > 0) || this.spent() + cost * this.firstMs <= this.limits.ms;
     if (counted && timed) { this.used += cost; return true; }
@@ -99,7 +99,7 @@ export class PageBudget {
   /** The warning for the re-readings that were stopped, if any. */
   warning(): string | undefined {
     if (!this.skipped.length) return undefined;
-    if (this.stopped) return `${this.stopped}: not read again (${[...new Set(this.skipped)].join(', ')})`;
-    return `the page's reading budget was spent (${Math.round(this.spent())} ms of ${this.limits.ms || 'unlimited'}, ${this.used} of ${this.limits.readings} re-readings): not read again (${[...new Set(this.skipped)].join(', ')})`;
+    const why = this.stopped ?? `the page's reading budget was spent (${Math.round(this.spent())} ms of ${this.limits.ms || 'unlimited'}, ${this.used} of ${this.limits.readings} re-readings)`;
+    return `${why}: not read again (${[...new Set(this.skipped)].join(', ')})`;
   }
 }

@@ -90,7 +90,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const fieldContext = ctx.fields;
   const warnings: string[] = [];
   const budget = new PageBudget({ ms: ctx.pageBudgetMs, readings: ctx.rereadBudget });
-  // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
+  /** The input's one page, when it is one image. */
   const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
   // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
   // while the page is decoded and the PaddleOCR models load here (a new engine's first page). The models
@@ -103,6 +103,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       readers.tesseract.working(one, DEFAULT_SCALING, false).then(() => { if (!signal.aborted) paddle.warm?.(); }, () => undefined);
     } else readers.paddle?.warm?.();
   }
+  // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
   if (one && readers.paddle && ctx.reading === 'fast') {
     try {
       const r = await readImageFast(one, {
@@ -158,11 +159,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
   };
   const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
-  // the page's own language is part of reading it at all (the first model cannot spell its labels): counted, not timed
-  const ownFits = !!own && budget.allows(`read:${own}`, 'whole', true);
   /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings below. */
   let ownReading: Awaited<ReturnType<typeof readAgain>> | undefined;
-  if (image && own && ownFits) {
+  // the page's own language is part of reading it at all (the first model cannot spell its labels): counted, not timed
+  if (image && own && budget.allows(`read:${own}`, 'whole', true)) {
     try {
       ownReading = await readAgain(image, { languages: [own] }, `read:tesseract:${own}`);
       // the labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
@@ -235,10 +235,11 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (fieldContext.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
   // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
   const confirmPasses = Math.min(ctx.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-  if (!settled && confirmPasses > 0 && image && needsConfirmation(fields)) {
+  // (they confirm only as a set: the budget admits all of them or none, never a pass that would be discarded)
+  if (!settled && confirmPasses > 0 && image && needsConfirmation(fields) && budget.allows('pass-readings', 'whole', false, confirmPasses)) {
     const passes: Array<{ doc: Document; fields: FieldResults }> = [];
     for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
-      if (signal.aborted || !budget.allows(`pass-reading:${side}`, 'whole')) break;
+      if (signal.aborted) break;
       try {
         passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
       } catch (e) {

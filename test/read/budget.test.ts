@@ -109,3 +109,19 @@ describe('an untimed re-reading', () => {
     expect(b.allows('read:tha', 'whole', true)).toBe(false); // but the count holds
   });
 });
+
+describe('re-readings that count only as a set', () => {
+  it('are admitted together or not at all, by count and by clock', () => {
+    const b = new PageBudget({ ms: 0, readings: 3 });
+    expect(b.allows('read:vie', 'whole')).toBe(true);
+    expect(b.allows('lines', 'lines')).toBe(true); // 1.25 spent
+    expect(b.allows('pass-readings', 'whole', false, 2)).toBe(false); // 3.25 > 3: neither pass, though one would fit
+    expect(b.allows('plain-reading', 'whole')).toBe(true); // the one that fits still runs
+    const c = clock();
+    const t = new PageBudget({ ms: 6000, readings: Infinity }, c.now);
+    t.firstReading(2000);
+    c.advance(2500);
+    expect(t.allows('pass-readings', 'whole', false, 2)).toBe(false); // 2500 + 2 x 2000 > 6000
+    expect(t.allows('pass-readings', 'whole', false, 1)).toBe(true);
+  });
+});
