@@ -1,8 +1,9 @@
 /**
- * Image preparation for OCR (sharp). The page is decoded once, upright per its EXIF orientation,
- * flattened on white, converted to 8-bit grey and scaled (the "working image"); orientation analysis
- * and every OCR pass start from that buffer. Choices measured on the corpus with bench/ocr-params.mjs
- * (numbers in bench/OCR.md):
+ * Image preparation for OCR (sharp). The page is decoded (page-pixels.ts: at the working scale, or from
+ * its one full-resolution decode), upright per its EXIF orientation, cut to its paper when it is a photo
+ * of a receipt on a table (paper.ts), flattened on white, converted to 8-bit grey and scaled (the
+ * "working image"); orientation analysis and every OCR pass start from that buffer. Choices measured
+ * on the corpus with bench/ocr-params.mjs (numbers in bench/OCR.md):
  * - long side at most 2000 px: 1600, 2000 and 2400 found the same totals and dates on the sample and
  *   took about the same time (text, not pixels, drives tesseract's time); 2000 keeps small print on
  *   A4 invoice renders above ~170 dpi;
@@ -18,6 +19,9 @@ import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
 import { pageDecodeLimit } from '../input/types.js';
+import { paperFrameOf } from './paper.js';
+import { pagePixels, rawOf } from './page-pixels.js';
+import type { PaperFrame } from './paper.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
 
@@ -56,15 +60,20 @@ export interface WorkingImage {
   gray: Buffer;
   width: number;
   height: number;
-  /** Working pixels per original pixel. */
+  /** Working pixels per original pixel (of the frame). */
   scale: number;
   /** The page was recognised as photographed paper and enlarged / equalised (see PHOTO_PAPER_BELOW). */
   photo: boolean;
   /** Paper brightness 0..255 (median of the blocks' 90th percentiles). */
   paperLevel: number;
-  /** Size of the original after EXIF orientation (= RasterPage width/height). */
+  /**
+   * Size of the page's frame at original resolution: the image after EXIF orientation (= RasterPage
+   * width/height), or the paper found in it (`paper`), straightened.
+   */
   originalWidth: number;
   originalHeight: number;
+  /** The paper the working image was cut from (absent: the whole image). */
+  paper?: PaperFrame;
   ms: number;
 }
 
@@ -76,32 +85,29 @@ export function ocrScale(width: number, height: number, scaling: OcrScaling = DE
   return 1;
 }
 
-/** Decodes a raster page once into the working image (`enhancePhotos`: apply the photo treatment when the paper is grey). */
+/**
+ * Decodes a raster page into the working image (`enhancePhotos`: apply the photo treatment when the
+ * paper is grey). A photo whose paper is found (ocr/paper.ts; not on rendered PDF pages) is decoded
+ * as that paper only, straightened, and scaled as a page of the paper's size would be: its frame's
+ * size is `originalWidth`/`originalHeight`, and `paper` says where it lies in the photo.
+ */
 export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = DEFAULT_SCALING, enhancePhotos = true): Promise<WorkingImage> {
   const started = performance.now();
-  const limitInputPixels = pageDecodeLimit(page);
-  let originalWidth = page.width, originalHeight = page.height;
-  if (!(originalWidth > 0 && originalHeight > 0)) {
-    const m = await sharp(page.image, { limitInputPixels }).metadata().catch((e: unknown) => { throw unreadable(e); });
+  let imageWidth = page.width, imageHeight = page.height;
+  if (!(imageWidth > 0 && imageHeight > 0)) {
+    const m = await sharp(page.image, { limitInputPixels: pageDecodeLimit(page) }).metadata().catch((e: unknown) => { throw unreadable(e); });
     const turned = (m.orientation ?? 1) >= 5;
-    originalWidth = (turned ? m.height : m.width) ?? 0;
-    originalHeight = (turned ? m.width : m.height) ?? 0;
-    if (!(originalWidth > 0 && originalHeight > 0)) throw new ReceiptKitError('UNREADABLE_FILE', 'the image has no size');
+    imageWidth = (turned ? m.height : m.width) ?? 0;
+    imageHeight = (turned ? m.width : m.height) ?? 0;
+    if (!(imageWidth > 0 && imageHeight > 0)) throw new ReceiptKitError('UNREADABLE_FILE', 'the image has no size');
   }
+  // a failed search for the paper leaves the whole image (an undecodable one fails below, as before)
+  const paper = page.renderScale === undefined ? await paperFrameOf(page, imageWidth, imageHeight).catch(() => undefined) : undefined;
+  const originalWidth = paper ? paper.width : imageWidth, originalHeight = paper ? paper.height : imageHeight;
   const scale = ocrScale(originalWidth, originalHeight, scaling);
-  const width = Math.max(1, Math.round(originalWidth * scale));
-  const height = Math.max(1, Math.round(originalHeight * scale));
-  let img = sharp(page.image, { limitInputPixels }).rotate(); // EXIF orientation
-  if (width !== originalWidth || height !== originalHeight) {
-    img = img.resize({ width, height, fit: 'fill', kernel: scale > 1 ? 'cubic' : 'lanczos3' });
-  }
-  const { data, info } = await img
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .catch((e: unknown) => { throw unreadable(e); });
-  const bw = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels }, limitInputPixels: info.width * info.height + 1 })
+  const pixels = await pagePixels(page, { width: imageWidth, height: imageHeight }, paper, scale).catch((e: unknown) => { throw unreadable(e); });
+  const { data, info } = pixels;
+  const bw = await sharp(data, { raw: rawOf(pixels), limitInputPixels: info.width * info.height + 1 })
     .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const luma = firstChannel(bw.data, bw.info);
   const level = paperLevel(luma);
@@ -114,6 +120,7 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
     scale: img2.width / originalWidth,
     photo, paperLevel: level,
     originalWidth, originalHeight,
+    ...(paper ? { paper } : {}),
     ms: performance.now() - started,
   };
 }
