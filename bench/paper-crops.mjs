@@ -3,9 +3,11 @@
 // per page the rule that declined it or the frame it found. Runs the built library (dist/) on the images
 // only (no OCR), so it takes seconds: the check that scans stay untouched.
 //
-//   npm run build && node bench/paper-crops.mjs [--corpus PATH] [--dataset a,b] [--verbose] [--sheet FILE.png]
+//   npm run build && node bench/paper-crops.mjs [--corpus PATH] [--dataset a,b] [--verbose] [--all] [--sheet FILE.png]
 //
-// --sheet draws a contact sheet of the cropped pages (the photo with the frame outlined) for a look.
+// Pages the library does not look at (preprocess.ts lookForPaper: long side up to PAPER_MIN_LONG_SIDE)
+// count as 'small'; --all looks for the paper in them too. --sheet draws a contact sheet of the cropped
+// pages (the photo with the frame outlined) for a look.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +17,7 @@ import { BENCH_DIR, corpusDir, parseFlags } from './experiment.mjs';
 const flags = parseFlags();
 const corpus = corpusDir(flags);
 const paper = await import(pathToFileURL(path.join(BENCH_DIR, '../dist/ocr/paper.js')).href);
+const { lookForPaper } = await import(pathToFileURL(path.join(BENCH_DIR, '../dist/ocr/preprocess.js')).href);
 const datasets = flags.dataset ? flags.dataset.split(',') : fs.readdirSync(corpus).filter((d) => fs.existsSync(path.join(corpus, d, 'images'))).sort();
 const sheet = [];
 const summary = [];
@@ -28,23 +31,28 @@ for (const ds of datasets) {
     const meta = await sharp(bytes).metadata();
     const turned = (meta.orientation ?? 1) >= 5;
     const page = { kind: 'raster', index: 0, image: bytes, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height, exifOrientation: meta.orientation ?? 1 };
+    if (flags.all !== 'true' && !lookForPaper(page, page.width, page.height)) {
+      declined.small = (declined.small ?? 0) + 1;
+      continue;
+    }
     const t0 = performance.now();
     const copy = await paper.paperAnalysisCopy(page);
     const finding = paper.findPaper(copy);
     ms += performance.now() - t0;
     const m = finding.measures;
-    const desc = m ? `coverage ${m.coverage.toFixed(2)} rect ${m.rectangularity.toFixed(2)} contrast ${m.contrast} gain ${m.cropGain.toFixed(2)} angle ${m.rect.angle.toFixed(1)}` : '';
+    const desc = m ? `${finding.candidate ?? ''} coverage ${m.coverage.toFixed(2)} rect ${m.rectangularity.toFixed(2)} contrast ${m.contrast}/${m.paperLevel} sides ${m.sidesSeen} gain ${m.cropGain.toFixed(2)} angle ${m.rect.angle.toFixed(1)}` : '';
     if (finding.frame) {
       found.push(f);
-      if (flags.verbose) console.log(`  ${ds}/${f}: CROP ${desc}`);
+      if (flags.verbose) console.log(`  ${ds}/${f}: CROP (${finding.candidate}) ${desc}`);
       if (flags.sheet) sheet.push({ ds, f, copy, frame: finding.frame });
     } else {
       declined[finding.declined] = (declined[finding.declined] ?? 0) + 1;
       if (flags.verbose) console.log(`  ${ds}/${f}: declined by ${finding.declined} ${desc}`);
     }
   }
-  summary.push({ ds, files: files.length, cropped: found.length, declined, msPerPage: Math.round(ms / Math.max(1, files.length)) });
-  console.log(`${ds}: ${found.length} of ${files.length} pages cropped${found.length ? ` (${found.join(' ')})` : ''}; declined by ${Object.entries(declined).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}; ${Math.round(ms / Math.max(1, files.length))} ms a page`);
+  const looked = files.length - (declined.small ?? 0);
+  summary.push({ ds, files: files.length, cropped: found.length, declined, msPerPage: looked ? Math.round(ms / looked) : null });
+  console.log(`${ds}: ${found.length} of ${files.length} pages cropped${found.length ? ` (${found.join(' ')})` : ''}; declined by ${Object.entries(declined).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}${looked ? `; ${Math.round(ms / looked)} ms a page looked at` : ''}`);
 }
 if (flags.sheet && sheet.length) {
   const W = 240, H = 320, cols = 8;

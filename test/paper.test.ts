@@ -7,10 +7,10 @@ import { describe, it, expect } from 'vitest';
 import sharp from 'sharp';
 import {
   PAPER_RULES, closeMask, convexHull, cropGain, decodeFrame, fillHoles, findPaper, foldAngle, largestRegion,
-  minAreaRectangle, openMask, otsuThreshold, paperAnalysisCopy, paperFrame, paperFrameOf, rectCorners,
+  minAreaRectangle, openMask, otsuThreshold, paperAnalysisCopy, paperContrast, paperFrame, paperFrameOf, rectCorners,
 } from '../src/ocr/paper.js';
 import type { PaperMeasures } from '../src/ocr/paper.js';
-import { loadWorkingImage } from '../src/ocr/preprocess.js';
+import { DEFAULT_SCALING, PAPER_MAX_LONG_SIDE, PAPER_MIN_LONG_SIDE, loadWorkingImage, lookForPaper, paperScale, paperScaling } from '../src/ocr/preprocess.js';
 import { SHRINK_ON_LOAD_MAX_SCALE, decodeWhole, pagePixels } from '../src/ocr/page-pixels.js';
 import { boxToPolygon, toOriginalPoint } from '../src/document/geometry.js';
 import type { RasterPage } from '../src/input/types.js';
@@ -128,7 +128,7 @@ describe('findPaper on drawn photos', () => {
 
 describe('the working image of a photo with paper', () => {
   it('is the straightened sheet, and boxes map back to the photo through the frame', async () => {
-    const p = await photo({ width: 1200, height: 1600, size: [500, 900], angle: 5, centre: [560, 820], orientation: 6 });
+    const p = await photo({ width: 1800, height: 2400, size: [750, 1350], angle: 5, centre: [840, 1230], orientation: 6 });
     const work = await loadWorkingImage(p.page);
     expect(work.paper).toBeDefined();
     expect(work.originalWidth).toBe(work.paper!.width);
@@ -144,10 +144,10 @@ describe('the working image of a photo with paper', () => {
     expect(inkRows).toBeGreaterThan(work.height * 0.2);
     expect(clearRows).toBeGreaterThan(work.height * 0.3);
     // the centre of the frame is the centre of the sheet in the photo
-    const page = { rotation: 0 as const, originalWidth: 1200, originalHeight: 1600, paper: work.paper };
+    const page = { rotation: 0 as const, originalWidth: 1800, originalHeight: 2400, paper: work.paper };
     const c = toOriginalPoint({ x: work.paper!.width / 2, y: work.paper!.height / 2 }, page);
-    expect(Math.abs(c.x - 560)).toBeLessThan(25);
-    expect(Math.abs(c.y - 820)).toBeLessThan(30);
+    expect(Math.abs(c.x - 840)).toBeLessThan(35);
+    expect(Math.abs(c.y - 1230)).toBeLessThan(45);
     // a box along the sheet's top edge comes back turned like the sheet: its right end lower than its left
     const poly = boxToPolygon({ x0: 20, y0: 20, x1: work.paper!.width - 20, y1: 40 }, page);
     const drop = poly[1].y - poly[0].y, run = poly[1].x - poly[0].x;
@@ -171,23 +171,52 @@ describe('the working image of a photo with paper', () => {
     expect(await sharpness(frame.angle)).toBeGreaterThan(2 * (await sharpness(0)));
   });
 
-  it('a scan keeps its whole image', async () => {
-    const jpeg = await sharp(await sheet(850, 1100)).jpeg().toBuffer();
-    const work = await loadWorkingImage({ kind: 'raster', index: 0, image: jpeg, width: 850, height: 1100, exifOrientation: 1 });
+  it('a paper frame is read at most PAPER_MAX_LONG_SIDE long unless the whole photo gave it more; passes and full-resolution re-reads keep theirs', async () => {
+    expect(paperScaling(DEFAULT_SCALING).maxLongSide).toBe(PAPER_MAX_LONG_SIDE);
+    const pass = { maxLongSide: 2800, minLongSide: 2800, maxUpscale: 2 };
+    expect(paperScaling(pass)).toEqual(pass);
+    const reread = { maxLongSide: 4000, minLongSide: 0, maxUpscale: 1 };
+    expect(paperScaling(reread)).toEqual(reread);
+    // a sheet small in a large photo: enlarged to PAPER_MAX_LONG_SIDE (its scale in the whole photo was 2000/3200)
+    const big = await photo({ width: 2400, height: 3200, size: [1000, 1800], angle: 3, centre: [1200, 1600] });
+    const work = await loadWorkingImage(big.page);
+    expect(work.paper).toBeDefined();
+    expect(Math.max(work.width, work.height)).toBeLessThanOrEqual(PAPER_MAX_LONG_SIDE);
+    expect(Math.max(work.width, work.height)).toBeGreaterThan(PAPER_MAX_LONG_SIDE - 2);
+    // a paper that fills most of its photo keeps the photo's scale: no fewer pixels than read whole
+    expect(paperScale({ width: 2000, height: 2900 }, 2400, 3200, DEFAULT_SCALING)).toBeCloseTo(2000 / 3200, 6);
+    expect(paperScale({ width: 1000, height: 1900 }, 2400, 3200, DEFAULT_SCALING)).toBeCloseTo(PAPER_MAX_LONG_SIDE / 1900, 6);
+  });
+
+  it('a large scan keeps its whole image', async () => {
+    const jpeg = await sharp(await sheet(1700, 2300)).jpeg().toBuffer();
+    const page: RasterPage = { kind: 'raster', index: 0, image: jpeg, width: 1700, height: 2300, exifOrientation: 1 };
+    expect(lookForPaper(page, 1700, 2300)).toBe(true);
+    const work = await loadWorkingImage(page);
     expect(work.paper).toBeUndefined();
-    expect([work.originalWidth, work.originalHeight]).toEqual([850, 1100]);
+    expect([work.originalWidth, work.originalHeight]).toEqual([1700, 2300]);
   });
 
   it('a rendered PDF page is never cut to a paper', async () => {
-    const p = await photo({ width: 1200, height: 1600, size: [500, 900], angle: 5, centre: [560, 820] });
+    const p = await photo({ width: 1800, height: 2400, size: [750, 1350], angle: 5, centre: [840, 1230] });
+    expect((await loadWorkingImage({ ...p.page, image: Buffer.from(p.page.image) })).paper).toBeDefined();
     const work = await loadWorkingImage({ ...p.page, image: Buffer.from(p.page.image), renderScale: 300 / 72 });
     expect(work.paper).toBeUndefined();
+  });
+
+  it('a photo no larger than reading needs (long side up to PAPER_MIN_LONG_SIDE) is read whole', async () => {
+    const p = await photo({ width: 1200, height: PAPER_MIN_LONG_SIDE, size: [500, 1000], angle: 5, centre: [600, 1000] });
+    expect(await paperFrameOf({ ...p.page, image: Buffer.from(p.page.image) }, 1200, PAPER_MIN_LONG_SIDE)).toBeDefined(); // there is a paper
+    expect(lookForPaper(p.page, 1200, PAPER_MIN_LONG_SIDE)).toBe(false);
+    const work = await loadWorkingImage(p.page);
+    expect(work.paper).toBeUndefined();
+    expect([work.originalWidth, work.originalHeight]).toEqual([1200, PAPER_MIN_LONG_SIDE]);
   });
 });
 
 describe('paper geometry and rules', () => {
   const measures = (over: Partial<PaperMeasures>): PaperMeasures => ({
-    coverage: 0.4, rectangularity: 0.95, contrast: 100, cropGain: 0.5, rect: { cx: 0, cy: 0, width: 1, height: 1, angle: 0 }, ...over,
+    coverage: 0.4, rectangularity: 0.95, contrast: 100, paperLevel: 220, cropGain: 0.5, sidesSeen: 4, shrunk: false, outlineSides: 4, rect: { cx: 0, cy: 0, width: 1, height: 1, angle: 0 }, ...over,
   });
   const rule = (name: string) => PAPER_RULES.find((r) => r.name === name)!;
 
@@ -198,6 +227,10 @@ describe('paper geometry and rules', () => {
     expect(rule('rectangular').test(measures({ rectangularity: 0.6 }))).toBe(false);
     expect(rule('contrast').test(measures({ contrast: 20 }))).toBe(false);
     expect(rule('crop-gain').test(measures({ cropGain: 0.05 }))).toBe(false);
+    expect(rule('outline').test(measures({ sidesSeen: 2 }))).toBe(false);
+    expect(rule('whole-outline').test(measures({ shrunk: true, sidesSeen: 3, outlineSides: 4 }))).toBe(false);
+    expect(rule('whole-outline').test(measures({ shrunk: true, sidesSeen: 4, outlineSides: 3 }))).toBe(false);
+    expect(rule('whole-outline').test(measures({ shrunk: false, sidesSeen: 3 }))).toBe(true);
   });
 
   it('minAreaRectangle recovers a turned rectangle from its corners', () => {
@@ -240,6 +273,22 @@ describe('paper geometry and rules', () => {
     const filled = fillHoles(ring, w, h);
     expect(filled.area).toBe(144);
     expect(largestRegion(ring, w, h).area).toBe(144 - 16);
+  });
+
+  it('paperContrast takes the least contrasted side, and counts only the sides whose band lies in the image', () => {
+    const w = 100, h = 100;
+    const paper = new Uint8Array(w * h).fill(30); // a dark table
+    const region = new Uint8Array(w * h);
+    for (let y = 20; y < 80; y++) for (let x = 30; x < 70; x++) { paper[y * w + x] = 220; region[y * w + x] = 1; }
+    const rect = { cx: 50, cy: 50, width: 40, height: 60, angle: 0 };
+    expect(paperContrast(paper, region, rect, w, h, 5)).toEqual({ contrast: 190, paperLevel: 220, sidesSeen: 4 });
+    // the paper runs on below, in shadow: that side is paper-like
+    for (let y = 80; y < 100; y++) for (let x = 30; x < 70; x++) paper[y * w + x] = 170;
+    expect(paperContrast(paper, region, rect, w, h, 5).contrast).toBe(50);
+    // a rectangle at the image's top edge: its top side is not seen
+    const top = new Uint8Array(w * h);
+    for (let y = 0; y < 60; y++) for (let x = 30; x < 70; x++) top[y * w + x] = 1;
+    expect(paperContrast(paper, top, { cx: 50, cy: 30, width: 40, height: 60, angle: 0 }, w, h, 5).sidesSeen).toBe(3);
   });
 
   it('cropGain is the share of the image outside the frame', () => {

@@ -10,9 +10,10 @@
  *      paper, that region opened: a tablecloth's light checks that touch it shed); a second, brighter
  *      threshold is tried when both fail;
  *   3. its convex hull's minimum-area rectangle gives the paper's position, size and skew;
- *   4. the candidate is judged by PAPER_RULES (coverage, rectangularity, contrast with what surrounds it,
- *      something left to crop): any rule that fails leaves the page as it is, so scans, renders and
- *      photos filled by their paper are never cropped.
+ *   4. the candidate is judged by PAPER_RULES (coverage, rectangularity, contrast with what surrounds it
+ *      on every side, its outline seen on three sides at least, something left to crop): any rule that
+ *      fails leaves the page as it is, so scans, renders and photos filled by their paper are never
+ *      cropped.
  * A found paper becomes a PaperFrame: the rectangle with a margin, in original pixels, and the angle the
  * page is turned back by (only beyond MIN_DESKEW_DEGREES). The working image is cut from it
  * (preprocess.ts), and the Document of the page is in the frame's pixels (Page.paper maps them back).
@@ -32,7 +33,7 @@ export const PAPER_MIN_COVERAGE = 0.08;
 export const PAPER_MAX_COVERAGE = 0.9;
 /** Share of its minimum-area rectangle the region fills (a sheet is a rectangle, a trapezoid in perspective). */
 export const PAPER_MIN_RECTANGULARITY = 0.85;
-/** Paperness of the paper above that of the band around it, median against median (0..255). */
+/** Paperness of the paper above that of the band outside each side of it in the image, median against median (0..255). */
 export const PAPER_MIN_CONTRAST = 45;
 /** The frame (paper and margin) must leave out at least this share of the photo, or cropping gains nothing. */
 export const PAPER_MIN_CROP_GAIN = 0.12;
@@ -57,10 +58,20 @@ export interface PaperMeasures {
   coverage: number;
   /** Filled area / area of its minimum-area rectangle. */
   rectangularity: number;
-  /** Median paperness inside the region minus median paperness in the band around its rectangle. */
+  /** Median paperness inside the region minus that of the band outside its rectangle, on its least contrasted side. */
   contrast: number;
+  /** Median paperness inside the region. */
+  paperLevel: number;
   /** Share of the image outside the frame that would be cut (1 - frame area in the image / image area). */
   cropGain: number;
+  /** Sides of the rectangle with their outside band in the image (0-4; the others run off the photo). */
+  sidesSeen: number;
+  /**
+   * The region was found by shedding (opening) or at the brighter threshold, smaller than the paper-like
+   * region at Otsu's threshold: `outlineSides` is the sides seen of that region's rectangle.
+   */
+  shrunk: boolean;
+  outlineSides: number;
   rect: RotatedRect;
 }
 
@@ -68,8 +79,10 @@ export interface PaperFinding {
   /** The paper rectangle with its margin, in the analysed image's pixels (absent when not found). */
   frame?: RotatedRect;
   measures?: PaperMeasures;
-  /** The rule that declined the candidate (absent when found), e.g. 'coverage'. */
+  /** The rule that declined the candidate (absent when found), e.g. 'coverage-max'. */
   declined?: string;
+  /** Which candidate was judged: 'otsu' or 'brighter' (the threshold), '+opened' when its region was opened. */
+  candidate?: string;
 }
 
 /** One judgement on the candidate: true when it speaks for the paper. */
@@ -83,10 +96,21 @@ export const PAPER_RULES: readonly PaperRule[] = [
   { name: 'coverage-max', test: (m) => m.coverage <= PAPER_MAX_COVERAGE },
   /** The region is a sheet: it fills its minimum-area rectangle. */
   { name: 'rectangular', test: (m) => m.rectangularity >= PAPER_MIN_RECTANGULARITY },
-  /** The paper stands out from what lies around it. */
+  /** The paper stands out from what lies around it, on every side in the image (a frame does not cut across the paper). */
   { name: 'contrast', test: (m) => m.contrast >= PAPER_MIN_CONTRAST },
+  /**
+   * The paper's outline is seen on at least three sides: a region that runs off the photo on two sides
+   * may be the lit part of a paper whose shadowed part is cut off.
+   */
+  { name: 'outline', test: (m) => m.sidesSeen >= 3 },
   /** The crop leaves out enough of the photo to be worth a new frame. */
   { name: 'crop-gain', test: (m) => m.cropGain >= PAPER_MIN_CROP_GAIN },
+  /**
+   * A shrunk region is taken only when the paper-like region it came from lies wholly in the photo
+   * (background beyond all four sides): when that runs off the photo, what was shed, or left below the
+   * brighter threshold, may be the rest of the paper (a shadowed end, a fold).
+   */
+  { name: 'whole-outline', test: (m) => !m.shrunk || (m.outlineSides === 4 && m.sidesSeen === 4) },
 ];
 
 /** Paperness of every pixel: luminance minus saturation (max - min channel), clamped to 0..255. */
@@ -291,18 +315,41 @@ function insideRect(r: RotatedRect, grow = 0): (x: number, y: number) => boolean
   };
 }
 
-/** Median paperness of the region, minus the median of a band (of `band` px) just outside its rectangle, within the image. */
-export function paperContrast(paper: Uint8Array, region: Uint8Array, rect: RotatedRect, width: number, height: number, band: number): number {
-  const inside = new Uint32Array(256), around = new Uint32Array(256);
-  const inRect = insideRect(rect, 1), inBand = insideRect(rect, 1 + band);
-  let nIn = 0, nOut = 0;
+/**
+ * How the paper stands out on every side: the region's median paperness minus the median of a band (of
+ * `band` px) just outside each side of its rectangle, the least of the sides whose band lies in the image
+ * (at least a quarter of it). A frame that cuts across the paper (a shadowed end of the receipt left out,
+ * only its brightest part taken) has paper just outside that side, and little contrast there.
+ */
+export function paperContrast(paper: Uint8Array, region: Uint8Array, rect: RotatedRect, width: number, height: number, band: number): { contrast: number; paperLevel: number; sidesSeen: number } {
+  const inside = new Uint32Array(256);
+  const sides = [0, 1, 2, 3].map(() => ({ hist: new Uint32Array(256), n: 0 })); // left, right, top, bottom
+  const t = (rect.angle * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const hw = rect.width / 2 + 1, hh = rect.height / 2 + 1;
+  let nIn = 0;
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
     const i = y * width + x;
     if (region[i]) { inside[paper[i]!]!++; nIn++; continue; }
-    if (!inRect(x + 0.5, y + 0.5) && inBand(x + 0.5, y + 0.5)) { around[paper[i]!]!++; nOut++; }
+    const dx = x + 0.5 - rect.cx, dy = y + 0.5 - rect.cy;
+    const u = dx * c + dy * s, v = -dx * s + dy * c;
+    const au = Math.abs(u), av = Math.abs(v);
+    let side = -1;
+    if (au > hw && au <= hw + band && av <= hh) side = u < 0 ? 0 : 1;
+    else if (av > hh && av <= hh + band && au <= hw) side = v < 0 ? 2 : 3;
+    if (side < 0) continue;
+    sides[side]!.hist[paper[i]!]!++;
+    sides[side]!.n++;
   }
-  if (!nIn || nOut < 16) return 0;
-  return histMedian(inside, nIn) - histMedian(around, nOut);
+  if (!nIn) return { contrast: 0, paperLevel: 0, sidesSeen: 0 };
+  const lengths = [rect.height, rect.height, rect.width, rect.width];
+  const paperLevel = histMedian(inside, nIn);
+  let least = Infinity, sidesSeen = 0;
+  for (const [k, side] of sides.entries()) {
+    if (side.n < 0.25 * lengths[k]! * band) continue; // that side lies (mostly) beyond the image
+    sidesSeen++;
+    least = Math.min(least, paperLevel - histMedian(side.hist, side.n));
+  }
+  return { contrast: least === Infinity ? 0 : least, paperLevel, sidesSeen };
 }
 
 function histMedian(hist: Uint32Array, n: number): number {
@@ -327,17 +374,20 @@ export function withMargin(rect: RotatedRect): RotatedRect {
 }
 
 /** The paper region's measures and, when PAPER_RULES all pass, its frame (the rectangle with a margin). */
-export function judgeRegion(paper: Uint8Array, region: { mask: Uint8Array; area: number }, width: number, height: number): PaperFinding {
+export function judgeRegion(paper: Uint8Array, region: { mask: Uint8Array; area: number }, width: number, height: number, shrunkFrom?: PaperMeasures): PaperFinding {
   if (!region.area) return { declined: 'no-region' };
   const rect = minAreaRectangle(regionHull(region.mask, width, height));
   const frame = withMargin(rect);
   const measures: PaperMeasures = {
     coverage: region.area / (width * height),
     rectangularity: region.area / Math.max(1, rect.width * rect.height),
-    contrast: paperContrast(paper, region.mask, rect, width, height, Math.max(3, Math.round(0.03 * Math.min(width, height)))),
+    ...paperContrast(paper, region.mask, rect, width, height, Math.max(3, Math.round(0.03 * Math.min(width, height)))),
     cropGain: cropGain(frame, width, height),
+    shrunk: !!shrunkFrom,
+    outlineSides: 0,
     rect,
   };
+  measures.outlineSides = shrunkFrom ? shrunkFrom.sidesSeen : measures.sidesSeen;
   const failed = PAPER_RULES.find((r) => !r.test(measures));
   return failed ? { measures, declined: failed.name } : { frame, measures };
 }
@@ -349,16 +399,17 @@ export function judgeRegion(paper: Uint8Array, region: { mask: Uint8Array; area:
  * shed), largest again, filled again. The region as it is comes first, so that paper that is no
  * rectangle (curled, in perspective) is framed whole.
  */
-export function paperCandidate(paper: Uint8Array, width: number, height: number, threshold: number): PaperFinding {
+export function paperCandidate(paper: Uint8Array, width: number, height: number, threshold: number, name = 'otsu', shrunkFrom?: PaperMeasures): PaperFinding {
   const mask = new Uint8Array(paper.length);
   for (let i = 0; i < paper.length; i++) mask[i] = paper[i]! > threshold ? 1 : 0;
   const joined = fillHoles(largestRegion(closeMask(mask, width, height, CLOSING_RADIUS), width, height).mask, width, height);
-  const whole = judgeRegion(paper, joined, width, height);
+  const whole = { ...judgeRegion(paper, joined, width, height, shrunkFrom), candidate: name };
   if (whole.frame || !whole.measures) return whole;
   const r = whole.measures.rect;
   const radius = Math.max(CLOSING_RADIUS, Math.round(OPENING_SHARE * Math.min(r.width, r.height)));
-  const opened = judgeRegion(paper, fillHoles(largestRegion(openMask(joined.mask, width, height, radius), width, height).mask, width, height), width, height);
-  return opened.frame ? opened : whole;
+  const shed = fillHoles(largestRegion(openMask(joined.mask, width, height, radius), width, height).mask, width, height);
+  const opened = judgeRegion(paper, shed, width, height, shrunkFrom ?? whole.measures);
+  return opened.frame ? { ...opened, candidate: `${name}+opened` } : whole;
 }
 
 /**
@@ -371,12 +422,12 @@ export function findPaper(img: ColourImage): PaperFinding {
   const paper = paperness(img);
   const first = otsuThreshold(paper);
   const tried = paperCandidate(paper, width, height, first);
-  if (tried.frame) return tried;
+  if (tried.frame || !tried.measures) return tried;
   const brighter = paper.filter((v) => v > first);
   if (brighter.length < PAPER_MIN_COVERAGE * paper.length) return tried;
   const second = otsuThreshold(brighter);
   if (second <= first) return tried;
-  const again = paperCandidate(paper, width, height, second);
+  const again = paperCandidate(paper, width, height, second, 'brighter', tried.measures);
   return again.frame ? again : tried;
 }
 

@@ -77,6 +77,48 @@ export interface WorkingImage {
   ms: number;
 }
 
+/**
+ * The paper is looked for (paper.ts) in images whose long side exceeds this, and not in rendered PDF
+ * pages. Such an image is scaled down for reading anyway, and cut to its paper it gives the paper the
+ * pixels the table had: a camera's own photo. Smaller images are mostly photos cropped already and cost
+ * little to read whole; cut to their paper they read neither better nor worse (the 44 corpus photos of
+ * us_uk_eu and vn whose paper was found: totals +1 -1 and +1, dates -2, names +2 -1, against HEAD).
+ */
+export const PAPER_MIN_LONG_SIDE = DEFAULT_SCALING.maxLongSide;
+
+/** Whether the paper is looked for in this page (see PAPER_MIN_LONG_SIDE): a photo, not a render, larger than reading needs. */
+export function lookForPaper(page: Pick<RasterPage, 'renderScale'>, imageWidth: number, imageHeight: number): boolean {
+  return page.renderScale === undefined && Math.max(imageWidth, imageHeight) > PAPER_MIN_LONG_SIDE;
+}
+
+/**
+ * Long side a paper frame (paper.ts) is enlarged to, at most, by the page readings (see paperScaling,
+ * paperScale): the corpus's phone photos, receipts photographed close, are read best at about
+ * PHOTO_MIN_LONG_SIDE (1200; bench/OCR.md), and a receipt cut from a 12-megapixel photo is such a photo.
+ * On the 12 photos of bench/phone-photos.mjs, in one run against 2000: totals 12/12 and dates 12/12
+ * both, names 9/10 against 8/10, the sum of the times 0.82x.
+ */
+export const PAPER_MAX_LONG_SIDE = 1400;
+
+/**
+ * The scaling of a paper frame: a page reading under the default limit (no fixed size asked, a long side
+ * of at most DEFAULT_SCALING's) reads the paper at most PAPER_MAX_LONG_SIDE long; the line re-readings
+ * at full resolution and the passes at a fixed size keep theirs.
+ */
+export function paperScaling(s: OcrScaling): OcrScaling {
+  if (s.minLongSide > 0 || s.maxLongSide > DEFAULT_SCALING.maxLongSide) return s;
+  return { ...s, maxLongSide: Math.min(s.maxLongSide, PAPER_MAX_LONG_SIDE) };
+}
+
+/**
+ * The scale a paper frame is read at: its own under paperScaling, but never below the scale of the
+ * whole photo (the paper keeps at least the pixels it had there; only a paper small in its photo is
+ * enlarged, up to PAPER_MAX_LONG_SIDE).
+ */
+export function paperScale(paper: { width: number; height: number }, imageWidth: number, imageHeight: number, scaling: OcrScaling): number {
+  return Math.max(ocrScale(imageWidth, imageHeight, scaling), ocrScale(paper.width, paper.height, paperScaling(scaling)));
+}
+
 /** The scale factor for an image of this size under a scaling policy. */
 export function ocrScale(width: number, height: number, scaling: OcrScaling = DEFAULT_SCALING): number {
   const long = Math.max(width, height);
@@ -87,9 +129,9 @@ export function ocrScale(width: number, height: number, scaling: OcrScaling = DE
 
 /**
  * Decodes a raster page into the working image (`enhancePhotos`: apply the photo treatment when the
- * paper is grey). A photo whose paper is found (ocr/paper.ts; not on rendered PDF pages) is decoded
- * as that paper only, straightened, and scaled as a page of the paper's size would be: its frame's
- * size is `originalWidth`/`originalHeight`, and `paper` says where it lies in the photo.
+ * paper is grey). A large photo whose paper is found (ocr/paper.ts; see lookForPaper) is decoded
+ * as that paper only, straightened, and scaled by paperScale:
+ * its frame's size is `originalWidth`/`originalHeight`, and `paper` says where it lies in the photo.
  */
 export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = DEFAULT_SCALING, enhancePhotos = true): Promise<WorkingImage> {
   const started = performance.now();
@@ -102,9 +144,9 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
     if (!(imageWidth > 0 && imageHeight > 0)) throw new ReceiptKitError('UNREADABLE_FILE', 'the image has no size');
   }
   // a failed search for the paper leaves the whole image (an undecodable one fails below, as before)
-  const paper = page.renderScale === undefined ? await paperFrameOf(page, imageWidth, imageHeight).catch(() => undefined) : undefined;
+  const paper = lookForPaper(page, imageWidth, imageHeight) ? await paperFrameOf(page, imageWidth, imageHeight).catch(() => undefined) : undefined;
   const originalWidth = paper ? paper.width : imageWidth, originalHeight = paper ? paper.height : imageHeight;
-  const scale = ocrScale(originalWidth, originalHeight, scaling);
+  const scale = paper ? paperScale(paper, imageWidth, imageHeight, scaling) : ocrScale(originalWidth, originalHeight, scaling);
   const pixels = await pagePixels(page, { width: imageWidth, height: imageHeight }, paper, scale).catch((e: unknown) => { throw unreadable(e); });
   const { data, info } = pixels;
   const bw = await sharp(data, { raw: rawOf(pixels), limitInputPixels: info.width * info.height + 1 })
