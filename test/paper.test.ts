@@ -171,10 +171,10 @@ describe('the working image of a photo with paper', () => {
     expect(await sharpness(frame.angle)).toBeGreaterThan(2 * (await sharpness(0)));
   });
 
-  it('a paper frame is read at most PAPER_MAX_LONG_SIDE long unless the whole photo gave it more; passes and full-resolution re-reads keep theirs', async () => {
+  it('a paper frame is read at most PAPER_MAX_LONG_SIDE long unless the whole photo gave it more; passes in proportion; full-resolution re-reads as they are', async () => {
     expect(paperScaling(DEFAULT_SCALING).maxLongSide).toBe(PAPER_MAX_LONG_SIDE);
-    const pass = { maxLongSide: 2800, minLongSide: 2800, maxUpscale: 2 };
-    expect(paperScaling(pass)).toEqual(pass);
+    // a pass at a fixed size keeps its proportion to the first reading: 2800 for a page, 1960 for a paper
+    expect(paperScaling({ maxLongSide: 2800, minLongSide: 2800, maxUpscale: 2 })).toEqual({ maxLongSide: 1960, minLongSide: 1960, maxUpscale: 2 });
     const reread = { maxLongSide: 4000, minLongSide: 0, maxUpscale: 1 };
     expect(paperScaling(reread)).toEqual(reread);
     // a sheet small in a large photo: enlarged to PAPER_MAX_LONG_SIDE (its scale in the whole photo was 2000/3200)

@@ -102,21 +102,28 @@ export const PAPER_MAX_LONG_SIDE = 1400;
 
 /**
  * The scaling of a paper frame: a page reading under the default limit (no fixed size asked, a long side
- * of at most DEFAULT_SCALING's) reads the paper at most PAPER_MAX_LONG_SIDE long; the line re-readings
- * at full resolution and the passes at a fixed size keep theirs.
+ * of at most DEFAULT_SCALING's) reads the paper at most PAPER_MAX_LONG_SIDE long, and a pass at a fixed
+ * size (the confirming passes at 2800 and 1500) at that size times PAPER_MAX_LONG_SIDE / 2000, in the
+ * same proportion to the paper's first reading as to a page's (not a paper 1700 px long enlarged to
+ * 2800); the line re-readings at full resolution keep theirs.
  */
 export function paperScaling(s: OcrScaling): OcrScaling {
-  if (s.minLongSide > 0 || s.maxLongSide > DEFAULT_SCALING.maxLongSide) return s;
+  if (s.maxLongSide > DEFAULT_SCALING.maxLongSide && s.minLongSide === 0) return s;
+  if (s.minLongSide > 0) {
+    const k = PAPER_MAX_LONG_SIDE / DEFAULT_SCALING.maxLongSide;
+    return { ...s, maxLongSide: Math.round(s.maxLongSide * k), minLongSide: Math.round(s.minLongSide * k) };
+  }
   return { ...s, maxLongSide: Math.min(s.maxLongSide, PAPER_MAX_LONG_SIDE) };
 }
 
 /**
  * The scale a paper frame is read at: its own under paperScaling, but never below the scale of the
- * whole photo (the paper keeps at least the pixels it had there; only a paper small in its photo is
- * enlarged, up to PAPER_MAX_LONG_SIDE).
+ * whole photo under a page's limit (the paper keeps at least the pixels it had there; only a paper small
+ * in its photo is enlarged, up to PAPER_MAX_LONG_SIDE).
  */
 export function paperScale(paper: { width: number; height: number }, imageWidth: number, imageHeight: number, scaling: OcrScaling): number {
-  return Math.max(ocrScale(imageWidth, imageHeight, scaling), ocrScale(paper.width, paper.height, paperScaling(scaling)));
+  const whole = ocrScale(imageWidth, imageHeight, { ...scaling, minLongSide: 0 });
+  return Math.max(whole, ocrScale(paper.width, paper.height, paperScaling(scaling)));
 }
 
 /** The scale factor for an image of this size under a scaling policy. */
