@@ -2,13 +2,15 @@
 // Speed against native tesseract, in one run over the same files, with the engine's time by stage.
 //
 //   npm run build && node bench/speed.mjs [--sample sroie:20,indo_receipts_phone:20] [--corpus PATH]
-//        [--compare JSON] [--engine-opts JSON] [--cold N] [--no-native] [--baseline REPORT] [--out FILE]
+//        [--compare JSON] [--compare-dist DIR] [--engine-opts JSON] [--cold N] [--no-native] [--baseline REPORT] [--out FILE]
 //
 // Per file, in turn (so load on this shared machine falls on all alike): native tesseract (Debian's
 // tesseract-ocr, `tesseract IMG stdout --psm 6 -l eng`, OMP_THREAD_LIMIT=1: a yardstick only, never used
 // by the library), then the engine (default options, one worker; `--engine-opts` adds options), then,
 // with `--compare JSON`, a second engine with those options (e.g. '{"reading":"thorough"}'), the order of
-// the engines alternating from file to file. Every extraction is verbose with line items, refresh and
+// the engines alternating from file to file; `--compare-dist DIR` makes the second engine another build
+// of the library (e.g. the code before a change: `npx tsc -p tsconfig.json --outDir .old-dist` at that
+// commit), with `--compare` options or none. Every extraction is verbose with line items, refresh and
 // incognito (as bench/run.mjs), and is scored per SCORING.md (bench/score.mjs), so accuracy and speed
 // come from the same run. `--baseline REPORT` (a bench/run.mjs report) lists, per field, the files
 // this run got right that the report got wrong (fixed) and the other way (broken).
@@ -31,13 +33,14 @@ const corpus = corpusDir(flags);
 const sample = spreadSample(corpus, flags.sample ?? 'sroie:20,indo_receipts_phone:20');
 const native = flags['no-native'] !== 'true';
 const coldRuns = Number(flags.cold ?? 3);
-const configs = [{ name: 'engine', opts: JSON.parse(flags['engine-opts'] ?? '{}') }];
-if (flags.compare) configs.push({ name: 'compare', opts: JSON.parse(flags.compare) });
+const configs = [{ name: 'engine', opts: JSON.parse(flags['engine-opts'] ?? '{}'), dist: path.join(BENCH_DIR, '../dist') }];
+// --compare-dist DIR: the second engine is another build (e.g. the code before a change, built into .old-dist)
+if (flags.compare || flags['compare-dist']) configs.push({ name: 'compare', opts: JSON.parse(flags.compare ?? '{}'), dist: path.resolve(flags['compare-dist'] ?? path.join(BENCH_DIR, '../dist')) });
 
-const { createEngine } = await import(pathToFileURL(path.join(BENCH_DIR, '../dist/index.js')).href);
 const stageLog = new Map();
 const engines = [];
 for (const c of configs) {
+  const { createEngine } = await import(pathToFileURL(path.join(c.dist, 'index.js')).href);
   const log = [];
   stageLog.set(c.name, log);
   const engine = await createEngine({ workers: 1, ...c.opts, onStageTimes: (t) => log.push(t) });
@@ -92,7 +95,7 @@ for (const ds of [...new Set(rows.map((r) => r.ds))]) {
   out.native = { p50: n50, p95: n95 };
   for (const e of engines) {
     const t = mine.map((r) => r.times[e.name]);
-    const p50 = percentile(t, 50), p95 = percentile(t, 95);
+    const p50 = percentile(t, 50), p95 = percentile(t, 95), max = Math.max(...t);
     const stages = {};
     for (const name of [...new Set(mine.flatMap((r) => Object.keys(r.stages[e.name] ?? {})))].sort()) {
       // a stage a file did not run counts as 0 ms for it
@@ -106,8 +109,8 @@ for (const ds of [...new Set(rows.map((r) => r.ds))]) {
       right[f] = { n: s.length, correct: s.filter((x) => x.correct).length, hi: hi.length, hiCorrect: hi.filter((x) => x.correct).length };
     }
     const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
-    out[e.name] = { opts: e.opts, p50, p95, ratioP50: ratio(p50, n50), ratioP95: ratio(p95, n95), stages, fields: right };
-    console.log(`${e.name} ${JSON.stringify(e.opts)}: p50 ${fmt(p50)} ms (x${ratio(p50, n50) ?? '-'}), p95 ${fmt(p95)} ms (x${ratio(p95, n95) ?? '-'})`);
+    out[e.name] = { opts: e.opts, p50, p95, max, ratioP50: ratio(p50, n50), ratioP95: ratio(p95, n95), stages, fields: right };
+    console.log(`${e.name} ${JSON.stringify(e.opts)}${e.dist ? ` (${path.relative(process.cwd(), e.dist) || '.'})` : ''}: p50 ${fmt(p50)} ms (x${ratio(p50, n50) ?? '-'}), p95 ${fmt(p95)} ms (x${ratio(p95, n95) ?? '-'}), max ${fmt(max)} ms`);
     console.log(`  stages (median ms): ${Object.entries(stages).map(([k2, v]) => `${k2} ${fmt(v)}`).join(', ')}`);
     console.log(`  fields right (hi-conf right/count): ${Object.entries(right).map(([f, r]) => `${f} ${r.correct}/${r.n} (${r.hiCorrect}/${r.hi})`).join(', ')}`);
     const wrongHi = mine.flatMap((r) => Object.values(r.scores[e.name].fields).filter((x) => x.confidence >= HI_CONF && !x.correct).map((x) => `${r.id}:${x.field}=${JSON.stringify(x.value)}@${x.confidence}`));

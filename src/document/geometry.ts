@@ -1,4 +1,4 @@
-import type { Box, Document, Line, Page, Point, Polygon, Word } from './types.js';
+import type { Box, Document, Line, Page, PaperFrame, Point, Polygon, Word } from './types.js';
 
 export function unionBox(boxes: readonly Box[]): Box {
   if (boxes.length === 0) return { x0: 0, y0: 0, x1: 0, y1: 0 };
@@ -26,20 +26,30 @@ export function overlapShare(a: Box, b: Box): number {
   return hasArea(a) && hasArea(b) ? Math.max(coverage(a, b), coverage(b, a)) : 0;
 }
 
-/** Maps an upright-frame point back to original-image pixels. */
-export function toOriginalPoint(p: Point, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Point {
-  const W = page.originalWidth, H = page.originalHeight;
+/** Maps an upright-frame point back to original-image pixels (through the paper frame, when the page has one). */
+export function toOriginalPoint(p: Point, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight' | 'paper'>): Point {
+  // the frame the rotation turned: the paper when there is one, else the whole image
+  const W = page.paper ? page.paper.width : page.originalWidth, H = page.paper ? page.paper.height : page.originalHeight;
+  let q: Point;
   switch (page.rotation) {
-    case 0: return { x: p.x, y: p.y };
+    case 0: q = { x: p.x, y: p.y }; break;
     // original turned 90° clockwise to read upright: upright (x, y) came from original (y, H - x)
-    case 90: return { x: p.y, y: H - p.x };
-    case 180: return { x: W - p.x, y: H - p.y };
-    case 270: return { x: W - p.y, y: p.x };
+    case 90: q = { x: p.y, y: H - p.x }; break;
+    case 180: q = { x: W - p.x, y: H - p.y }; break;
+    case 270: q = { x: W - p.y, y: p.x }; break;
   }
+  return page.paper ? paperToImagePoint(page.paper, q) : q;
+}
+
+/** A point of a paper frame (its straightened pixels, at the photo's resolution) in the photo's pixels. */
+export function paperToImagePoint(frame: PaperFrame, p: Point): Point {
+  const t = (frame.angle * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const dx = p.x - frame.width / 2, dy = p.y - frame.height / 2;
+  return { x: frame.cx + dx * c - dy * s, y: frame.cy + dx * s + dy * c };
 }
 
 /** Polygon (clockwise from the upright top-left corner) of a box, in original-image pixels, rounded. */
-export function boxToPolygon(box: Box, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight'>): Polygon {
+export function boxToPolygon(box: Box, page: Pick<Page, 'rotation' | 'originalWidth' | 'originalHeight' | 'paper'>): Polygon {
   const corners: Point[] = [
     { x: box.x0, y: box.y0 }, { x: box.x1, y: box.y0 }, { x: box.x1, y: box.y1 }, { x: box.x0, y: box.y1 },
   ];

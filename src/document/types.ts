@@ -11,6 +11,24 @@ export type Polygon = [Point, Point, Point, Point];
 /** Axis-aligned box, upright frame, pixels: x0 <= x1, y0 <= y1. */
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
+/**
+ * The paper of a photographed page as a frame: a rectangle of the photo (after EXIF orientation) at
+ * any angle, whose pixels (at the photo's resolution, turned back by `angle`) the page was read from.
+ */
+export interface PaperFrame {
+  /** Size of the photo after EXIF orientation, pixels. */
+  imageWidth: number;
+  imageHeight: number;
+  /** Centre of the frame in the photo, pixels. */
+  cx: number;
+  cy: number;
+  /** Size of the frame (paper and margin), straightened, at the photo's resolution. */
+  width: number;
+  height: number;
+  /** Degrees the paper lies turned clockwise in the photo (0: cut out, not turned). */
+  angle: number;
+}
+
 export interface Word {
   text: string;
   box: Box;
@@ -43,6 +61,11 @@ export interface Page {
   originalHeight: number;
   /** Clockwise degrees (0, 90, 180, 270) the original was turned to read upright. */
   rotation: 0 | 90 | 180 | 270;
+  /**
+   * A photo read from the paper found in it (ocr/paper.ts): the page's frame is that paper, cut out and
+   * straightened, and `rotation` turns the paper, not the photo. Absent: the frame is the whole image.
+   */
+  paper?: PaperFrame;
   /** Indices into `Document.lines` of this page's lines. */
   lineIndices: number[];
 }

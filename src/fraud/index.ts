@@ -280,7 +280,7 @@ async function imageEvidence(input: LoadedInput, doc: Document, fields: FieldRes
   if (!page) return undefined;
   const raster = input.pages.find((p): p is RasterPage => p.kind === 'raster' && p.index === page.index);
   if (!raster) return undefined;
-  const [r, color] = await Promise.all([loadRaster(raster, page.rotation), loadColorSample(raster, page.rotation)]);
+  const [r, color] = await Promise.all([loadRaster(raster, page.rotation, undefined, page.paper), loadColorSample(raster, page.rotation, undefined, page.paper)]);
   digital.background = backgroundStats(color);
   if (aborted(opts.signal)) return undefined;
   const words = pageWordFeatures(r, doc, page.index);

@@ -8,6 +8,8 @@ import type { Box, Page } from '../document/types.js';
 import type { RasterPage } from '../input/types.js';
 import { pageDecodeLimit } from '../input/types.js';
 import { firstChannel } from '../ocr/preprocess.js';
+import { pagePixels, rawOf } from '../ocr/page-pixels.js';
+import type { PaperFrame } from '../document/types.js';
 
 /**
  * Pixel cap of the grey analysis image. The input stage already refuses images over its own limit
@@ -34,28 +36,49 @@ export interface ColorSample {
   rgb: Uint8Array;
 }
 
-/** Decodes a raster page to upright grey for the Document's page (rotation applied), capped in pixels. */
-export async function loadRaster(page: RasterPage, rotation: Page['rotation'], maxPixels = GRAY_MAX_PIXELS): Promise<Raster> {
-  const px = page.width * page.height;
+/**
+ * Decodes a raster page to upright grey for the Document's page (rotation applied), capped in pixels.
+ * `paper`: the page was read from the paper found in the photo (Page.paper): the raster is that frame's.
+ */
+export async function loadRaster(page: RasterPage, rotation: Page['rotation'], maxPixels = GRAY_MAX_PIXELS, paper?: PaperFrame): Promise<Raster> {
+  const frameW = paper ? paper.width : page.width, frameH = paper ? paper.height : page.height;
+  const px = frameW * frameH;
   const factor = px > maxPixels ? Math.ceil(Math.sqrt(px / maxPixels)) : 1;
-  let img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient();
-  if (factor > 1) img = img.resize({ width: Math.max(1, Math.floor(page.width / factor)), height: Math.max(1, Math.floor(page.height / factor)), fit: 'fill', kernel: 'linear' });
-  const { data, info } = await img.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  let gray: Uint8Array = firstChannel(data, info).gray;
-  let width = info.width, height = info.height;
+  let gray: Uint8Array, width: number, height: number;
+  if (factor === 1 || paper) {
+    // the page's (or its paper frame's) shared full-resolution decode, or the frame at 1/factor
+    const pixels = await pagePixels(page, page, paper, 1 / factor, 'linear');
+    const grey = await sharp(pixels.data, { raw: rawOf(pixels), limitInputPixels: pixels.info.width * pixels.info.height + 1 })
+      .greyscale().raw().toBuffer({ resolveWithObject: true });
+    ({ gray } = firstChannel(grey.data, grey.info));
+    ({ width, height } = grey.info);
+  } else {
+    // shrunk by an integer factor (copies at even offsets stay exact)
+    const img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient()
+      .resize({ width: Math.max(1, Math.floor(page.width / factor)), height: Math.max(1, Math.floor(page.height / factor)), fit: 'fill', kernel: 'linear' });
+    const { data, info } = await img.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+    ({ gray } = firstChannel(data, info));
+    ({ width, height } = info);
+  }
   if (rotation) ({ data: gray, width, height } = rotatePixels(gray, width, height, 1, rotation));
-  return { width, height, gray, scale: width / (rotation === 90 || rotation === 270 ? page.height : page.width) };
+  return { width, height, gray, scale: width / (rotation === 90 || rotation === 270 ? frameH : frameW) };
 }
 
-/** A small upright colour copy of a raster page (for colour statistics). */
-export async function loadColorSample(page: RasterPage, rotation: Page['rotation'], maxPixels = COLOR_MAX_PIXELS): Promise<ColorSample> {
-  const px = page.width * page.height;
-  let img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient();
-  if (px > maxPixels) {
-    const s = Math.sqrt(maxPixels / px);
-    img = img.resize({ width: Math.max(1, Math.round(page.width * s)), height: Math.max(1, Math.round(page.height * s)), fit: 'fill', kernel: 'nearest' });
+/** A small upright colour copy of a raster page (for colour statistics); of its paper frame when it has one. */
+export async function loadColorSample(page: RasterPage, rotation: Page['rotation'], maxPixels = COLOR_MAX_PIXELS, paper?: PaperFrame): Promise<ColorSample> {
+  const px = paper ? paper.width * paper.height : page.width * page.height;
+  let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
+  if (paper) {
+    decoded = await pagePixels(page, page, paper, Math.min(1, Math.sqrt(maxPixels / px)), 'nearest');
+  } else {
+    let img = sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: 'none' }).autoOrient();
+    if (px > maxPixels) {
+      const s = Math.sqrt(maxPixels / px);
+      img = img.resize({ width: Math.max(1, Math.round(page.width * s)), height: Math.max(1, Math.round(page.height * s)), fit: 'fill', kernel: 'nearest' });
+    }
+    decoded = await img.flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   }
-  const { data, info } = await img.flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = decoded;
   let rgb: Uint8Array = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let width = info.width, height = info.height;
   if (info.channels !== 3) rgb = toRgb(rgb, info.channels, width * height);

@@ -1,8 +1,9 @@
 /**
- * Image preparation for OCR (sharp). The page is decoded once, upright per its EXIF orientation,
- * flattened on white, converted to 8-bit grey and scaled (the "working image"); orientation analysis
- * and every OCR pass start from that buffer. Choices measured on the corpus with bench/ocr-params.mjs
- * (numbers in bench/OCR.md):
+ * Image preparation for OCR (sharp). The page is decoded (page-pixels.ts: at the working scale, or from
+ * its one full-resolution decode), upright per its EXIF orientation, cut to its paper when it is a photo
+ * of a receipt on a table (paper.ts), flattened on white, converted to 8-bit grey and scaled (the
+ * "working image"); orientation analysis and every OCR pass start from that buffer. Choices measured
+ * on the corpus with bench/ocr-params.mjs (numbers in bench/OCR.md):
  * - long side at most 2000 px: 1600, 2000 and 2400 found the same totals and dates on the sample and
  *   took about the same time (text, not pixels, drives tesseract's time); 2000 keeps small print on
  *   A4 invoice renders above ~170 dpi;
@@ -18,6 +19,9 @@ import sharp from 'sharp';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
 import { DECODE_FAIL_ON, pageDecodeLimit } from '../input/types.js';
+import { paperFrameOf } from './paper.js';
+import { pagePixels, rawOf } from './page-pixels.js';
+import type { PaperFrame } from './paper.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
 
@@ -56,16 +60,70 @@ export interface WorkingImage {
   gray: Buffer;
   width: number;
   height: number;
-  /** Working pixels per original pixel. */
+  /** Working pixels per original pixel (of the frame). */
   scale: number;
   /** The page was recognised as photographed paper and enlarged / equalised (see PHOTO_PAPER_BELOW). */
   photo: boolean;
   /** Paper brightness 0..255 (median of the blocks' 90th percentiles). */
   paperLevel: number;
-  /** Size of the original after EXIF orientation (= RasterPage width/height). */
+  /**
+   * Size of the page's frame at original resolution: the image after EXIF orientation (= RasterPage
+   * width/height), or the paper found in it (`paper`), straightened.
+   */
   originalWidth: number;
   originalHeight: number;
+  /** The paper the working image was cut from (absent: the whole image). */
+  paper?: PaperFrame;
   ms: number;
+}
+
+/**
+ * The paper is looked for (paper.ts) in images whose long side exceeds this, and not in rendered PDF
+ * pages. Such an image is scaled down for reading anyway, and cut to its paper it gives the paper the
+ * pixels the table had: a camera's own photo. Smaller images are mostly photos cropped already and cost
+ * little to read whole; cut to their paper they read neither better nor worse (the 44 corpus photos of
+ * us_uk_eu and vn whose paper was found: totals +1 -1 and +1, dates -2, names +2 -1, against HEAD).
+ */
+export const PAPER_MIN_LONG_SIDE = DEFAULT_SCALING.maxLongSide;
+
+/** Whether the paper is looked for in this page (see PAPER_MIN_LONG_SIDE): a photo, not a render, larger than reading needs. */
+export function lookForPaper(page: Pick<RasterPage, 'renderScale'>, imageWidth: number, imageHeight: number): boolean {
+  return page.renderScale === undefined && Math.max(imageWidth, imageHeight) > PAPER_MIN_LONG_SIDE;
+}
+
+/**
+ * Long side a paper frame (paper.ts) is enlarged to, at most, by the page readings (see paperScaling,
+ * paperScale): the corpus's phone photos, receipts photographed close, are read best at about
+ * PHOTO_MIN_LONG_SIDE (1200; bench/OCR.md), and a receipt cut from a 12-megapixel photo is such a photo.
+ * On the 12 photos of bench/phone-photos.mjs, in one run against 2000: totals 12/12 and dates 12/12
+ * both, names 9/10 against 8/10, the sum of the times 0.82x.
+ */
+export const PAPER_MAX_LONG_SIDE = 1400;
+
+/**
+ * The scaling of a paper frame: a page reading under the default limit (no fixed size asked, a long side
+ * of at most DEFAULT_SCALING's) reads the paper at most PAPER_MAX_LONG_SIDE long, and a pass at a fixed
+ * size (the confirming passes at 2800 and 1500) at that size times PAPER_MAX_LONG_SIDE / 2000, in the
+ * same proportion to the paper's first reading as to a page's (not a paper 1700 px long enlarged to
+ * 2800); the line re-readings at full resolution keep theirs.
+ */
+export function paperScaling(s: OcrScaling): OcrScaling {
+  if (s.maxLongSide > DEFAULT_SCALING.maxLongSide && s.minLongSide === 0) return s;
+  if (s.minLongSide > 0) {
+    const k = PAPER_MAX_LONG_SIDE / DEFAULT_SCALING.maxLongSide;
+    return { ...s, maxLongSide: Math.round(s.maxLongSide * k), minLongSide: Math.round(s.minLongSide * k) };
+  }
+  return { ...s, maxLongSide: Math.min(s.maxLongSide, PAPER_MAX_LONG_SIDE) };
+}
+
+/**
+ * The scale a paper frame is read at: its own under paperScaling, but never below the scale of the
+ * whole photo under a page's limit (the paper keeps at least the pixels it had there; only a paper small
+ * in its photo is enlarged, up to PAPER_MAX_LONG_SIDE).
+ */
+export function paperScale(paper: { width: number; height: number }, imageWidth: number, imageHeight: number, scaling: OcrScaling): number {
+  const whole = ocrScale(imageWidth, imageHeight, { ...scaling, minLongSide: 0 });
+  return Math.max(whole, ocrScale(paper.width, paper.height, paperScaling(scaling)));
 }
 
 /** The scale factor for an image of this size under a scaling policy. */
@@ -76,32 +134,29 @@ export function ocrScale(width: number, height: number, scaling: OcrScaling = DE
   return 1;
 }
 
-/** Decodes a raster page once into the working image (`enhancePhotos`: apply the photo treatment when the paper is grey). */
+/**
+ * Decodes a raster page into the working image (`enhancePhotos`: apply the photo treatment when the
+ * paper is grey). A large photo whose paper is found (ocr/paper.ts; see lookForPaper) is decoded
+ * as that paper only, straightened, and scaled by paperScale:
+ * its frame's size is `originalWidth`/`originalHeight`, and `paper` says where it lies in the photo.
+ */
 export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = DEFAULT_SCALING, enhancePhotos = true): Promise<WorkingImage> {
   const started = performance.now();
-  const limitInputPixels = pageDecodeLimit(page);
-  let originalWidth = page.width, originalHeight = page.height;
-  if (!(originalWidth > 0 && originalHeight > 0)) {
-    const m = await sharp(page.image, { limitInputPixels, failOn: DECODE_FAIL_ON }).metadata().catch((e: unknown) => { throw unreadable(e); });
+  let imageWidth = page.width, imageHeight = page.height;
+  if (!(imageWidth > 0 && imageHeight > 0)) {
+    const m = await sharp(page.image, { limitInputPixels: pageDecodeLimit(page), failOn: DECODE_FAIL_ON }).metadata().catch((e: unknown) => { throw unreadable(e); });
     const turned = (m.orientation ?? 1) >= 5;
-    originalWidth = (turned ? m.height : m.width) ?? 0;
-    originalHeight = (turned ? m.width : m.height) ?? 0;
-    if (!(originalWidth > 0 && originalHeight > 0)) throw new ReceiptKitError('UNREADABLE_FILE', 'the image has no size');
+    imageWidth = (turned ? m.height : m.width) ?? 0;
+    imageHeight = (turned ? m.width : m.height) ?? 0;
+    if (!(imageWidth > 0 && imageHeight > 0)) throw new ReceiptKitError('UNREADABLE_FILE', 'the image has no size');
   }
-  const scale = ocrScale(originalWidth, originalHeight, scaling);
-  const width = Math.max(1, Math.round(originalWidth * scale));
-  const height = Math.max(1, Math.round(originalHeight * scale));
-  let img = sharp(page.image, { limitInputPixels, failOn: DECODE_FAIL_ON }).rotate(); // EXIF orientation
-  if (width !== originalWidth || height !== originalHeight) {
-    img = img.resize({ width, height, fit: 'fill', kernel: scale > 1 ? 'cubic' : 'lanczos3' });
-  }
-  const { data, info } = await img
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .catch((e: unknown) => { throw unreadable(e); });
-  const bw = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels }, limitInputPixels: info.width * info.height + 1 })
+  // a failed search for the paper leaves the whole image (an undecodable one fails below, as before)
+  const paper = lookForPaper(page, imageWidth, imageHeight) ? await paperFrameOf(page, imageWidth, imageHeight).catch(() => undefined) : undefined;
+  const originalWidth = paper ? paper.width : imageWidth, originalHeight = paper ? paper.height : imageHeight;
+  const scale = paper ? paperScale(paper, imageWidth, imageHeight, scaling) : ocrScale(originalWidth, originalHeight, scaling);
+  const pixels = await pagePixels(page, { width: imageWidth, height: imageHeight }, paper, scale).catch((e: unknown) => { throw unreadable(e); });
+  const { data, info } = pixels;
+  const bw = await sharp(data, { raw: rawOf(pixels), limitInputPixels: info.width * info.height + 1 })
     .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const luma = firstChannel(bw.data, bw.info);
   const level = paperLevel(luma);
@@ -114,6 +169,7 @@ export async function loadWorkingImage(page: RasterPage, scaling: OcrScaling = D
     scale: img2.width / originalWidth,
     photo, paperLevel: level,
     originalWidth, originalHeight,
+    ...(paper ? { paper } : {}),
     ms: performance.now() - started,
   };
 }

@@ -83,6 +83,8 @@ export async function readImageFast(page: RasterPage, readers: FastReaders, ctx:
     index: page.index, source: 'ocr',
     width: turned ? work.originalHeight : work.originalWidth, height: turned ? work.originalWidth : work.originalHeight,
     originalWidth: work.originalWidth, originalHeight: work.originalHeight, rotation,
+    // read from the paper found in the photo: boxes are in its frame, mapped back through it
+    ...(work.paper ? { paper: work.paper, originalWidth: work.paper.imageWidth, originalHeight: work.paper.imageHeight } : {}),
   };
   const primaryWords = first.lines.flat().map(toOriginal);
   const docP = buildDocument([{ ...meta, lines: first.grouped ? first.lines.map((l) => lineFromWords(l.map(toOriginal))) : linesFromWords(primaryWords) }]);

@@ -9,7 +9,7 @@
  *   the two readings weighed (combine.ts).
  */
 import type { LoadedInput, RasterPage, TextPage } from '../input/types.js';
-import type { Document, Line, Word, Box } from '../document/types.js';
+import type { Document, Line, Page, Word, Box } from '../document/types.js';
 import { buildDocument, overlapShare } from '../document/geometry.js';
 import { linesFromWords, pageFromText } from '../document/layout.js';
 import { extractFields } from '../fields/index.js';
@@ -18,6 +18,7 @@ import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
 import type { Rotation } from '../ocr/preprocess.js';
 import { toPage } from '../ocr/pool.js';
+import { paperFrameFound } from '../ocr/paper.js';
 import type { RecognizeOptions } from '../ocr/pool.js';
 import { countryLanguage } from '../ocr/languages.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './second-look.js';
@@ -144,7 +145,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
       warnings.push(...r.warnings);
       if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
       if (input.pages.length === 1) enhancedPhoto = r.enhanced;
-      pages.push({ ...r.page, index: page.index });
+      pages.push(await inPaperFrame({ ...r.page, index: page.index }, page));
     }
   }
   const document = buildDocument(pages);
@@ -264,6 +265,15 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
 }
 
 /**
+ * An OCR'd page in the frame its working image was cut from: the paper's (Page.paper: boxes map back to
+ * the photo through it) when a paper was found in the photo (ocr/paper.ts), else the page as it is.
+ */
+export async function inPaperFrame<P extends Omit<Page, 'lineIndices'>>(p: P, page: RasterPage): Promise<P> {
+  const paper = await paperFrameFound(page);
+  return paper ? { ...p, paper, originalWidth: paper.imageWidth, originalHeight: paper.imageHeight } : p;
+}
+
+/**
  * The language a one-page image is read again in: its country's (fields.country at
  * OWN_MODEL_MIN_COUNTRY) when that is one of OWN_MODEL_LANGUAGES, is installed and is not already
  * among the call's languages (a `language` hint that names it reads it so from the start).
@@ -288,7 +298,8 @@ async function readPageImages(readers: Readers, page: TextPage, languages: strin
     let r;
     try {
       r = await readers.tesseract.recognize(
-        { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1 },
+        // a render of the PDF (renderScale: its pixels per PDF point), read whole: never cut to a paper
+        { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1, renderScale: im.scale * page.scale },
         { languages, detectOrientation: false, signal });
     } catch (e) {
       if (signal.aborted) throw e;

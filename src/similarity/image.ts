@@ -27,6 +27,8 @@ import { pageDecodeLimit } from '../input/types.js';
 import { connectedComponents, inkMask } from '../ocr/orientation.js';
 import type { ComponentBox } from '../ocr/orientation.js';
 import { rotateGray } from '../ocr/preprocess.js';
+import { pagePixels, rawOf } from '../ocr/page-pixels.js';
+import type { PaperFrame } from '../document/types.js';
 import type { GrayImage, Rotation } from '../ocr/preprocess.js';
 import { dctHash } from '../store/phash.js';
 
@@ -68,13 +70,14 @@ export interface TextBoxes {
 /**
  * The image signature of the first raster page, or null (text-layer PDFs, undecodable images, blank
  * pages). `rotation`: clockwise degrees the page was turned to read upright; `text`: the confidently
- * read words of that page, which give the text area (else ink components do).
+ * read words of that page, which give the text area (else ink components do); `paper`: the page was
+ * read from the paper found in the photo (Page.paper), whose frame the words are in: that frame is measured.
  */
-export async function imageSignature(pages: ReadonlyArray<{ kind: string }>, rotation: number, text?: TextBoxes): Promise<ImageSignature | null> {
+export async function imageSignature(pages: ReadonlyArray<{ kind: string }>, rotation: number, text?: TextBoxes, paper?: PaperFrame): Promise<ImageSignature | null> {
   const page = pages.find((p): p is RasterPage => p.kind === 'raster');
   if (!page) return null;
   try {
-    const grey = rotateGray(await decodeGrey(page), normRotation(rotation));
+    const grey = rotateGray(paper ? await decodePaperGrey(page, paper) : await decodeGrey(page), normRotation(rotation));
     return signatureOfGrey(grey, text);
   } catch {
     return null;
@@ -105,6 +108,14 @@ async function decodeGrey(page: RasterPage): Promise<GrayImage> {
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
+  return { gray: firstChannel(data, info.width, info.height, info.channels), width: info.width, height: info.height };
+}
+
+/** The paper frame of a page (Page.paper), grey, long side ANALYSIS_LONG_SIDE. */
+async function decodePaperGrey(page: RasterPage, paper: PaperFrame): Promise<GrayImage> {
+  const frame = await pagePixels(page, page, paper, ANALYSIS_LONG_SIDE / Math.max(paper.width, paper.height), 'cubic');
+  const { data, info } = await sharp(frame.data, { raw: rawOf(frame), limitInputPixels: frame.info.width * frame.info.height + 1 })
+    .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   return { gray: firstChannel(data, info.width, info.height, info.channels), width: info.width, height: info.height };
 }
 

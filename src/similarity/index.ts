@@ -30,7 +30,7 @@ export async function signatureOf(
 ): Promise<SimilaritySignature> {
   return {
     v: SIGNATURE_VERSION,
-    image: await imageSignature(x.input.pages, x.targetRotation, textBoxesOf(x.document)),
+    image: await imageSignature(x.input.pages, x.targetRotation, textBoxesOf(x.document), x.document.pages.find((p) => p.source === 'ocr')?.paper),
     content: contentSignature(subject),
   };
 }
