@@ -372,7 +372,7 @@ export function colorResidual(color: ColorSample, r: Raster, w: WordFeatures): n
   const idx = new Int32Array(n);
   let k = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const i = 3 * (y * color.width + x); idx[k] = i; lum[k++] = 0.299 * color.rgb[i]! + 0.587 * color.rgb[i + 1]! + 0.114 * color.rgb[i + 2]!; }
-  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => lum[a]! - lum[b]!);
+  const order = darkestFirst(lum);
   const mean = (from: number, to: number) => {
     const m = [0, 0, 0];
     for (let j = from; j < to; j++) for (let c = 0; c < 3; c++) m[c]! += color.rgb[idx[order[j]!]! + c]!;
@@ -387,9 +387,27 @@ export function colorResidual(color: ColorSample, r: Raster, w: WordFeatures): n
     const i = idx[j]!;
     const v0 = color.rgb[i]! - ink[0]!, v1 = color.rgb[i + 1]! - ink[1]!, v2 = color.rgb[i + 2]! - ink[2]!;
     const t = v0 * u[0]! + v1 * u[1]! + v2 * u[2]!;
-    sum += Math.hypot(v0 - t * u[0]!, v1 - t * u[1]!, v2 - t * u[2]!);
+    const e0 = v0 - t * u[0]!, e1 = v1 - t * u[1]!, e2 = v2 - t * u[2]!;
+    sum += Math.sqrt(e0 * e0 + e1 * e1 + e2 * e2);
   }
   return sum / n;
+}
+
+/**
+ * Indices of `lum` (non-negative) by value, ties in index order: what a stable comparator sort gives,
+ * as one numeric sort of exact integer keys (the value's float32 bits, which order as the values do,
+ * times n, plus the index; below 2^53 for n up to 2^21). The comparator sort took 5x as long.
+ */
+export function darkestFirst(lum: Float32Array): Int32Array | number[] {
+  const n = lum.length;
+  if (n > 2 ** 21) return Array.from({ length: n }, (_, j) => j).sort((a, b) => lum[a]! - lum[b]!);
+  const bits = new Uint32Array(lum.buffer, lum.byteOffset, n);
+  const keys = new Float64Array(n);
+  for (let j = 0; j < n; j++) keys[j] = bits[j]! * n + j;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let j = 0; j < n; j++) order[j] = keys[j]! % n;
+  return order;
 }
 
 /** Style outlier scores of the focus words against every word of the page. */
