@@ -101,8 +101,8 @@ export const engineOptionsSchema = z.strictObject({
    */
   reading: z.enum(['fast', 'thorough']).optional(),
   /**
-   * Threads PaddleOCR's runtime (onnxruntime) uses within one reading (default 2). Readings of one
-   * engine run one at a time; on a machine whose cores are shared with other work, 1 wastes less.
+   * Threads PaddleOCR's runtime (onnxruntime) uses within one reading (default 1: its recogniser reads
+   * one small strip at a time, and tesseract reads alongside it). Readings of one engine run one at a time.
    */
   readerThreads: z.number().int().min(1).max(16).optional(),
   /** Called after each extraction with the wall time of its stages in ms (input, readers, re-reads, fields, fraud, similarity). */

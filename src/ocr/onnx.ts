@@ -40,13 +40,21 @@ function runtime(): Ort {
 }
 
 /**
- * Loads a model file for CPU inference. `threads`: intra-op threads (default 2). No memory arena or memory
+ * onnxruntime's intra-op threads by default. One, by measurement: the recogniser reads one small strip
+ * at a time, which two threads share badly (bench/paddle-batch.mjs: 30.3 s CPU against 20.0 s for the
+ * same text on 12 pages), and the thorough reading runs tesseract alongside on the other core (bench/
+ * speed.mjs, 20 SROIE scans in one run: p50 3.46 s with 2 threads, 2.79 s with 1, the same fields).
+ */
+export const DEFAULT_READER_THREADS = 1;
+
+/**
+ * Loads a model file for CPU inference. `threads`: intra-op threads (default 1, DEFAULT_READER_THREADS). No memory arena or memory
  * pattern: every page and strip has a new input size, so neither is reused (25 SROIE pages: ~520 MB RSS
  * with or without them; the detector's input size is what bounds it).
  */
 export async function createOnnxSession(modelFile: string, opts: { threads?: number } = {}): Promise<OnnxSession> {
   const s = await runtime().InferenceSession.create(modelFile, {
-    intraOpNumThreads: opts.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: 'all',
+    intraOpNumThreads: opts.threads ?? DEFAULT_READER_THREADS, interOpNumThreads: 1, graphOptimizationLevel: 'all',
     executionProviders: ['cpu'], enableCpuMemArena: false, enableMemPattern: false,
   });
   return {
