@@ -142,7 +142,7 @@ class ReceiptEngine implements Engine {
     if (scan.stored) return this.reuseScan(scan);
     // a simple result has no line items: skip that work
     const clock = new StageClock();
-    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose, clock });
+    const x = await this.run(input, opts.verbose ? opts : { ...opts, extractLineItems: false }, { fraud: opts.verbose && opts.detectFraud, clock });
     const enriched = await clock.time('enrichment', () => this.enrich(x, opts));
     // merchantTypes come from the enrichment's categories (account list or built-in)
     const fields = { ...x.fields, merchantTypes: enriched.merchantTypes };
@@ -352,6 +352,7 @@ class ReceiptEngine implements Engine {
       extractTime: opts.extractTime,
       extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
       language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
+      detectFraud: opts.detectFraud,
       enrichment: await this.enrichment.resultKey(),
     };
     const scan: ScanStart = { kind, opts, started: performance.now(), resultKey: resultKey(kind, keyOpts), extractionKey: extractionKey(keyOpts) };

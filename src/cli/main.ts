@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * receiptkit CLI.
- *   receiptkit extract <file...> [--verbose] [--no-line-items] [--language xx] [--near "..."] [--extract-time]
+ *   receiptkit extract <file...> [--verbose] [--no-line-items] [--no-fraud] [--language xx] [--near "..."] [--extract-time]
  *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N] [--shard i/n]
  *   receiptkit serve [--port N] [--host H] [--config FILE] [--store-url URL]
  */
@@ -27,6 +27,7 @@ Usage:
 Extraction options:
   --verbose                 verbose result (line items, text, regions, helper arrays)
   --no-line-items           verbose only: skip line items (faster)
+  --no-fraud                verbose only: skip the fraud checks (faster; no tampering, digital or handwriting detection)
   --extract-time            keep the printed time of day in date
   --language CODE           language hint: en, fr, de, id, ms, ... (default: auto)
   --near "city, state, country"  locale hint (date order, decimal comma, currency)
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
         verbose: { type: 'boolean' },
         'line-items': { type: 'boolean' },
         'no-line-items': { type: 'boolean' },
+        'no-fraud': { type: 'boolean' },
         'extract-time': { type: 'boolean' },
         language: { type: 'string' },
         near: { type: 'string' },
@@ -138,6 +140,7 @@ async function main(argv: string[]): Promise<number> {
   const options: ExtractOptionsInput = {
     verbose: !!values.verbose,
     extractLineItems: !values['no-line-items'],
+    detectFraud: !values['no-fraud'],
     extractTime: !!values['extract-time'],
     ...(values.language ? { language: values.language } : {}),
     ...(values.near ? { near: values.near } : {}),

@@ -16,6 +16,7 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 /** Extraction options (contract section 2) as request properties. */
 const OPTION_PROPERTIES: Record<string, Json> = {
   extractLineItems: bool('verbose only: product line items (default true); false skips that work'),
+  detectFraud: bool('verbose only: tamperingDetection, digitalDetection and handwritingDetection (default true); false skips that work and leaves them out'),
   extractTime: bool('keep the printed time of day in date (default false)'),
   language: str('language hint (en, fr, de, id, ms, es, jp, zh, ...); an unknown hint falls back to auto with a warning', { maxLength: 20 }),
   near: str('"city, state, country": locale conventions and merchant matching', { maxLength: 200 }),

@@ -17,6 +17,8 @@ export interface KeyOptions {
   near?: string | undefined;
   ignoreMerchantName?: string | undefined;
   ipAddress?: string | undefined;
+  /** Verbose results: the fraud checks were run (absent or true: yes). */
+  detectFraud?: boolean | undefined;
   /** Revision of the enrichment lists (src/enrich): a change makes stored results stale. Undefined: none. */
   enrichment?: string | undefined;
 }
@@ -34,5 +36,7 @@ export function resultKey(kind: EndpointKind, o: KeyOptions): string {
   return sha256({
     v: CACHE_VERSION, kind, extraction: extractionKey(o), ipAddress: kind === 'verbose' ? o.ipAddress ?? null : null,
     ...(o.enrichment !== undefined ? { enrichment: o.enrichment } : {}),
+    // (only when off: the keys of results stored before the option existed stay the same)
+    ...(kind === 'verbose' && o.detectFraud === false ? { detectFraud: false } : {}),
   });
 }
