@@ -101,13 +101,13 @@ export class PaddleReader implements PageReader, LineReader {
         await Promise.all(loaded.map((m) => m.release()));
         throw new Error('the PaddleOCR reader is closed');
       };
-      const next = async (file: string): Promise<OnnxSession> => {
+      const next = async (file: string, arena = false): Promise<OnnxSession> => {
         await unlessClosed();
-        const session = await createOnnxSession(file, { threads: this.opts.threads });
+        const session = await createOnnxSession(file, { threads: this.opts.threads, arena });
         loaded.push(session);
         return session;
       };
-      const det = await next(files.det);
+      const det = await next(files.det, true); // (its memory kept from page to page: see createOnnxSession)
       const rec = await next(files.rec);
       const cls = files.cls ? await next(files.cls) : undefined;
       await unlessClosed();
