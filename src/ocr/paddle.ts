@@ -118,6 +118,9 @@ export class PaddleReader implements PageReader, LineReader {
     return this.loading;
   }
 
+  /** Whether the models were asked for (loading or loaded): a page that needs no OCR never loads them. */
+  get started(): boolean { return this.loading !== undefined; }
+
   /** Starts loading the models (when not loaded yet) without waiting; a failure is left to the first reading. */
   warm(): void {
     if (!this.closed) this.load().catch(() => undefined);
