@@ -227,6 +227,23 @@ describe('job queue: work', () => {
     } finally { await q.close(); }
   });
 
+  it('a worker whose database stays unreachable stops with OVERLOADED, after reporting it', async () => {
+    const own = await startPostgres();
+    let q: ReceiptQueue | undefined;
+    try {
+      q = await openQueue(own.url, { schema: 'outage' });
+      const errors: unknown[] = [];
+      const working = q.work(standIn(), { pollMs: 100, maxOutageMs: 1500, onError: (e) => errors.push(e) });
+      await new Promise((r) => setTimeout(r, 500));
+      own.stop();
+      const t0 = Date.now();
+      await expect(working).rejects.toMatchObject({ code: 'OVERLOADED', message: expect.stringMatching(/queue's database is unavailable/) });
+      expect(Date.now() - t0).toBeGreaterThan(1000);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((e) => e instanceof ReceiptKitError && e.code === 'OVERLOADED')).toBe(true);
+    } finally { own.stop(); await q?.close().catch(() => undefined); }
+  });
+
   it('wait() gives up with TIMEOUT when files stay unfinished', async () => {
     const dir = folder({ 'r1.png': '1' });
     const q = await open();

@@ -101,8 +101,16 @@ async function work(queue: ReceiptQueue, url: string, values: CliValues): Promis
   return 0;
 }
 
+/** 45s, 12m, 19h45m. */
+function formatEta(seconds: number | null): string {
+  if (seconds === null) return '--';
+  if (seconds < 120) return `${seconds}s`;
+  const m = Math.round(seconds / 60);
+  return m < 120 ? `${m}m` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
 function formatStatus(s: QueueStatus): string {
-  const eta = s.etaSeconds === null ? '--' : s.etaSeconds < 120 ? `${s.etaSeconds}s` : `${Math.round(s.etaSeconds / 60)}m`;
+  const eta = formatEta(s.etaSeconds);
   return `${s.total} files: ${s.pending} pending${s.retrying ? ` (${s.retrying} waiting to retry)` : ''}, ${s.running} running, ${s.done} done, ${s.failed} failed, ${s.dead} dead\n` +
     `rate: ${s.ratePerSecond} files/s over the last minute, ${s.overallRatePerSecond} files/s since the start; ETA ${eta}\n`;
 }
