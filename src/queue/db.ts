@@ -53,7 +53,7 @@ export const QUEUE_SCHEMA_VERSION = QUEUE_MIGRATIONS.at(-1)!.version;
 export interface QueueDbOptions {
   /** Schema of the queue's tables (default `receiptkit_queue`); pg-boss's is `<schema>_jobs`. */
   schema?: string | undefined;
-  /** Connections in the pool (default 4). */
+  /** Connections in the pool, opened as needed (default 10); a worker with N jobs in hand uses up to N + 3. */
   poolSize?: number | undefined;
 }
 
@@ -96,7 +96,7 @@ export class QueueDb {
     let pool: pg.Pool;
     try {
       pool = new pg.Pool({
-        connectionString: url, max: options.poolSize ?? 4, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000,
+        connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000,
         options: '-c synchronous_commit=on', application_name: 'receiptkit-queue',
       });
     } catch (e) {

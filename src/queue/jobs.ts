@@ -54,7 +54,7 @@ export interface JobCounts {
 type CommandResult = { affected: number };
 
 export class JobQueue {
-  private constructor(private readonly boss: PgBoss, private readonly db: QueueDb) {}
+  private constructor(private readonly boss: PgBoss) {}
 
   /**
    * Starts pg-boss on the queue's pool (creating or migrating its schema) and creates the two queues.
@@ -74,7 +74,7 @@ export class JobQueue {
     await boss.start();
     await boss.createQueue(DEAD_QUEUE);
     await boss.createQueue(EXTRACT_QUEUE, { name: EXTRACT_QUEUE, deadLetter: DEAD_QUEUE });
-    return new JobQueue(boss, db);
+    return new JobQueue(boss);
   }
 
   /** Adds one job per file row, inside the enqueue transaction. */
@@ -122,8 +122,6 @@ export class JobQueue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: false, close: false });
   }
-
-  get database(): QueueDb { return this.db; }
 }
 
 let lastMs = 0;
