@@ -78,6 +78,12 @@ export async function closeDefaultEngine(): Promise<void> {
 // called by extraction. Rules: https only, public addresses only, checked again on every redirect.
 export { fetchUrl, addressProblem, isPublicAddress } from './input/url.js';
 export type { FetchUrlOptions, FetchedUrl, UrlLookup } from './input/url.js';
+// The job queue (`receiptkit enqueue/work/status/results`): batch work over many machines through PostgreSQL.
+export { openQueue, ReceiptQueue, DEFAULT_QUEUE_SCHEMA } from './queue/index.js';
+export type {
+  QueueOptions, EnqueueOptions, EnqueueSummary, QueuedFile, QueuedExtractOptions, QueueStatus, ResultLine, ExportSummary,
+  WaitOptions, WorkOptions, WorkSummary, JobEvent, Extractor,
+} from './queue/index.js';
 // The optional HTTP server (`receiptkit serve`).
 export { startServer, createReceiptServer, loadServerConfig, parseServerConfig, serve } from './server/index.js';
 export type { ReceiptServer, ServerOptions, ServerConfig, ServerConfigInput } from './server/index.js';

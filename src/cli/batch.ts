@@ -5,12 +5,14 @@
  */
 import { createWriteStream, promises as fs } from 'node:fs';
 import type { Writable } from 'node:stream';
-import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
+import { listInputs } from '../input/files.js';
 import { selectShard } from './shard.js';
 import type { Shard } from './shard.js';
+
+export { INPUT_EXTENSIONS, listInputs } from '../input/files.js';
 
 export interface BatchOptions {
   /** The JSON Lines output file; `-` writes to stdout. */
@@ -41,50 +43,6 @@ export interface BatchSummary {
   errorsByCode: Record<string, number>;
   elapsedMs: number;
   medianMs: number;
-}
-
-/** Extensions of the files taken from folders (images and PDFs); other files in a folder are skipped and counted. */
-export const INPUT_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.jpe', '.jfif', '.webp', '.tif', '.tiff', '.gif', '.bmp', '.pdf', '.heic', '.heif', '.avif']);
-
-/**
- * Expands directories (recursively, skipping dot-files; symbolic links followed, each real folder
- * walked once so a link loop ends) into a sorted file list of images and PDFs; files given by name
- * are kept as given. `skipped` counts the other files found in folders.
- */
-export async function listInputs(args: string[]): Promise<{ files: string[]; skipped: number }> {
-  const out: string[] = [];
-  const seenDirs = new Set<string>();
-  let skipped = 0;
-  async function walk(dir: string): Promise<void> {
-    let real: string;
-    try { real = await fs.realpath(dir); } catch { return; }
-    if (seenDirs.has(real)) return;
-    seenDirs.add(real);
-    const entries = await fs.readdir(dir, { withFileTypes: true });
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const p = path.join(dir, e.name);
-      let isDir = e.isDirectory(), isFile = e.isFile();
-      if (e.isSymbolicLink()) {
-        try {
-          const st = await fs.stat(p); // follows the link
-          isDir = st.isDirectory(); isFile = st.isFile();
-        } catch { skipped++; continue; } // a dangling link
-      }
-      if (isDir) await walk(p);
-      else if (isFile) {
-        if (INPUT_EXTENSIONS.has(path.extname(e.name).toLowerCase())) out.push(p);
-        else skipped++;
-      }
-    }
-  }
-  for (const a of args) {
-    let st;
-    try { st = await fs.stat(a); } catch { out.push(a); continue; } // reported as an error line later
-    if (st.isDirectory()) await walk(a); else out.push(a);
-  }
-  return { files: out, skipped };
 }
 
 /** The files that already have a result line in a JSON Lines output (a cut last line is ignored). */

@@ -4,6 +4,8 @@
  *   receiptkit extract <file...> [--verbose] [--no-line-items] [--no-fraud] [--language xx] [--near "..."] [--extract-time]
  *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N] [--shard i/n]
  *   receiptkit serve [--port N] [--host H] [--config FILE] [--store-url URL]
+ *   receiptkit enqueue <dir|files...> --queue URL | work --queue URL [--workers N] [--drain]
+ *   receiptkit status --queue URL | results --queue URL --out FILE.jsonl     (src/cli/queue.ts)
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -11,6 +13,8 @@ import { createEngine } from '../engine.js';
 import { isReceiptKitError } from '../errors.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { runBatch } from './batch.js';
+import { engineOptions, extractionOptions, usageError as fail, wholeNumber } from './args.js';
+import { QUEUE_COMMANDS, runQueueCommand } from './queue.js';
 import { parseShard } from './shard.js';
 import type { Shard } from './shard.js';
 import { serve } from '../server/serve.js';
@@ -22,6 +26,11 @@ Usage:
   receiptkit batch <dir|files...> --out FILE    one JSON line per file, progress on a terminal
   receiptkit serve [--port N] [--host H] [--config FILE]
                                                 the HTTP server (API of the hosted service, a page at /)
+  receiptkit enqueue <dir|files...> --queue URL  queue one job per file in a PostgreSQL job queue
+  receiptkit work --queue URL [--workers N] [--drain]
+                                                extract queued files (run it on any number of machines)
+  receiptkit status --queue URL [--json]        pending, running, done, failed and dead counts, rate
+  receiptkit results --queue URL --out FILE     the results as batch writes them, in enqueue order
   receiptkit --version | --help
 
 Extraction options:
@@ -37,6 +46,8 @@ Extraction options:
   --store FILE              keep scans in this SQLite file (default: in memory, nothing written)
   --store-url URL           keep scans in a PostgreSQL store shared with other processes (postgres://...)
   --store-schema NAME       its schema (default receiptkit)
+  --page-budget MS          wall-clock budget of a page's re-readings (default 8000); 0 = none: results
+                            then depend only on the file, not on how busy the machine is
 
 Batch options:
   --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}; - for stdout
@@ -48,6 +59,26 @@ Batch options:
                             one shard of the same folder; a file's shard is a stable hash of its path
                             inside the folder (see the README)
 
+Job queue options (see the README: when to use a queue, when --shard):
+  --queue URL               the queue's PostgreSQL database (postgres://user:password@host:5432/db)
+  --queue-schema NAME       its schema (default receiptkit_queue; pg-boss's jobs in NAME_jobs)
+  enqueue: the extraction options above are recorded with each job. A file's identity is its path inside
+    the folder given plus the sha256 of its content: enqueuing it again adds nothing. Every worker must
+    read the files at the path they were enqueued with (a shared mount).
+  --tries N                 tries before an unexpected failure becomes a dead letter (default 3)
+  --lease S                 seconds a worker may hold a job (default 600): the job of a worker that
+                            died is retried after it; make it longer than any file takes
+  --retry-delay S           back-off before the first retry (default 10), doubled with jitter per try
+  work: --workers N files at once (and OCR workers); scans go to the store of --store-url (default: the
+    queue's database, schema receiptkit). One JSON line per job on stdout. A typed error (unreadable,
+    too large, timeout, ...) is final; an unexpected one is retried. SIGTERM/SIGINT finish the jobs in
+    hand, then exit 0; a second signal exits at once (those jobs are retried after their lease).
+  --drain                   exit once the queue has no job left (default: keep waiting for jobs)
+  --timeout MS              per-file time limit (a final TIMEOUT)
+  --poll MS                 how often an idle worker looks for jobs (default 1000)
+  results: --out FILE (- for stdout), lines of the finished files in enqueue order; --wait first waits
+    until no file is pending or running. Exit 1 when some failed, are dead or are not finished.
+
 Serve options:
   --port N                  port to listen on (default 8080; 0 picks a free one)
   --host H                  address to listen on (default 127.0.0.1)
@@ -56,51 +87,55 @@ Serve options:
   --store-url URL           PostgreSQL store shared by replicas (default: config storeUrl, env RECEIPTKIT_STORE_URL)
   SIGTERM/SIGINT finish the requests in flight, then exit.
 
-Exit codes: 0 all files extracted, 1 some files failed, 2 bad usage.`;
-
-function fail(message: string): never {
-  process.stderr.write(`receiptkit: ${message}\nTry 'receiptkit --help'.\n`);
-  process.exit(2);
-}
+Exit codes: 0 all files extracted, 1 some files failed (or the queue cannot be reached), 2 bad usage.`;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
+/** The options every command parses (each command checks the ones it takes). */
+const OPTIONS = {
+  verbose: { type: 'boolean' },
+  'line-items': { type: 'boolean' },
+  'no-line-items': { type: 'boolean' },
+  'no-fraud': { type: 'boolean' },
+  'extract-time': { type: 'boolean' },
+  language: { type: 'string' },
+  near: { type: 'string' },
+  'ignore-merchant-name': { type: 'string' },
+  workers: { type: 'string' },
+  timeout: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  concurrency: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  resume: { type: 'boolean' },
+  'progress-every': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  store: { type: 'string' },
+  'store-url': { type: 'string' },
+  'store-schema': { type: 'string' },
+  shard: { type: 'string' },
+  'page-budget': { type: 'string' },
+  queue: { type: 'string' },
+  'queue-schema': { type: 'string' },
+  tries: { type: 'string' },
+  lease: { type: 'string' },
+  'retry-delay': { type: 'string' },
+  drain: { type: 'boolean' },
+  poll: { type: 'string' },
+  wait: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        verbose: { type: 'boolean' },
-        'line-items': { type: 'boolean' },
-        'no-line-items': { type: 'boolean' },
-        'no-fraud': { type: 'boolean' },
-        'extract-time': { type: 'boolean' },
-        language: { type: 'string' },
-        near: { type: 'string' },
-        'ignore-merchant-name': { type: 'string' },
-        workers: { type: 'string' },
-        timeout: { type: 'string' },
-        out: { type: 'string', short: 'o' },
-        concurrency: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        resume: { type: 'boolean' },
-        'progress-every': { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        config: { type: 'string' },
-        store: { type: 'string' },
-        'store-url': { type: 'string' },
-        'store-schema': { type: 'string' },
-        shard: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (e) {
     fail((e as Error).message);
   }
@@ -125,28 +160,14 @@ async function main(argv: string[]): Promise<number> {
     await done;
     return 0;
   }
+  if (QUEUE_COMMANDS.has(command)) return runQueueCommand(command, files, values);
   if (command !== 'extract' && command !== 'batch') fail(`unknown command '${command}'`);
   if (files.length === 0) fail(`${command} needs at least one file`);
 
-  const intOpt = (name: string, v: string | undefined): number | undefined => {
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) fail(`--${name} takes a whole number >= 1, not '${v}'`);
-    return n;
-  };
-  const workers = intOpt('workers', values.workers);
-  const timeoutMs = intOpt('timeout', values.timeout);
-  const concurrency = intOpt('concurrency', values.concurrency);
-  const options: ExtractOptionsInput = {
-    verbose: !!values.verbose,
-    extractLineItems: !values['no-line-items'],
-    detectFraud: !values['no-fraud'],
-    extractTime: !!values['extract-time'],
-    ...(values.language ? { language: values.language } : {}),
-    ...(values.near ? { near: values.near } : {}),
-    ...(values['ignore-merchant-name'] ? { ignoreMerchantName: values['ignore-merchant-name'] } : {}),
-    ...(timeoutMs ? { timeoutMs } : {}),
-  };
+  const workers = wholeNumber('workers', values.workers);
+  const timeoutMs = wholeNumber('timeout', values.timeout);
+  const concurrency = wholeNumber('concurrency', values.concurrency);
+  const options: ExtractOptionsInput = { ...extractionOptions(values), ...(timeoutMs ? { timeoutMs } : {}) };
 
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
@@ -154,19 +175,14 @@ async function main(argv: string[]): Promise<number> {
     shard = parseShard(values.shard);
     if (!shard) fail(`--shard takes i/n with 1 <= i <= n, not '${values.shard}'`);
   }
-  const engine = await createEngine({
-    ...(workers ? { workers } : {}),
-    ...(values.store ? { storePath: values.store } : {}),
-    ...(values['store-url'] ? { storeUrl: values['store-url'] } : {}),
-    ...(values['store-schema'] ? { storeSchema: values['store-schema'] } : {}),
-  });
+  const engine = await createEngine(engineOptions(values));
   try {
     if (command === 'batch') {
       if (!values.out) fail('batch needs --out FILE');
       const summary = await runBatch(engine, files, {
         out: values.out, options, concurrency: concurrency ?? workers ?? 2, quiet: !!values.quiet, shard,
         resume: !!values.resume,
-        ...(values['progress-every'] !== undefined ? { progressEvery: intOpt('progress-every', values['progress-every']) } : {}),
+        ...(values['progress-every'] !== undefined ? { progressEvery: wholeNumber('progress-every', values['progress-every']) } : {}),
       });
       return summary.failed > 0 ? 1 : 0;
     }

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { normalizeKey } from '../input/files.js';
 
 export interface Shard {
   /** 1-based. */
@@ -26,8 +27,7 @@ export function parseShard(text: string): Shard | undefined {
 
 /** The shard (1-based) of a relative path. */
 export function shardOf(relativePath: string, count: number): number {
-  const key = relativePath.split(path.sep).join('/').replace(/^\.\//, '');
-  return 1 + (createHash('sha256').update(key, 'utf8').digest().readUInt32BE(0) % count);
+  return 1 + (createHash('sha256').update(normalizeKey(relativePath), 'utf8').digest().readUInt32BE(0) % count);
 }
 
 /** The path a file is sharded by: inside the folder argument that holds it, else as given. */

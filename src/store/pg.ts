@@ -59,7 +59,8 @@ export function redactUrl(url: string): string {
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
 
-function isConnectionError(e: unknown): boolean {
+/** A lost, refused or timed-out connection (worth trying again), as opposed to a bad statement. */
+export function isConnectionError(e: unknown): boolean {
   const code = (e as { code?: string })?.code;
   if (code && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
   const msg = e instanceof Error ? e.message : '';

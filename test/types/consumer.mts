@@ -26,3 +26,22 @@ export async function verboseDate(file: string): Promise<string | undefined> {
     await engine.close();
   }
 }
+
+// The job queue: an app enqueues its own files and awaits their lines (src/queue).
+import { openQueue } from 'receiptkit-ocr';
+import type { ResultLine, QueueStatus, WorkSummary } from 'receiptkit-ocr';
+
+export async function queued(url: string, files: string[]): Promise<number[]> {
+  const queue = await openQueue(url, { schema: 'app_queue' });
+  try {
+    const summary = await queue.enqueue(files, { options: { verbose: true }, tries: 3, leaseSeconds: 300 });
+    const engine = await createEngine({ workers: 1 });
+    const worked: WorkSummary = await queue.work(engine, { concurrency: 1, drain: true });
+    await engine.close();
+    const status: QueueStatus = await queue.status();
+    const lines: ResultLine[] = await queue.wait(summary.files.map((f) => f.id), { pollMs: 500 });
+    return [worked.done, status.done, ...lines.map((l) => ('result' in l ? 1 : 0))];
+  } finally {
+    await queue.close();
+  }
+}
