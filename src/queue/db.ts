@@ -11,7 +11,7 @@
  */
 import pg from 'pg';
 import { ReceiptKitError } from '../errors.js';
-import { PG_CONNECT_TIMEOUT_MS, isConnectionError, isPostgresUrl, redactUrl } from '../store/pg.js';
+import { PG_CONNECT_TIMEOUT_MS, inTransaction, isConnectionError, isPostgresUrl, redactUrl } from '../store/pg.js';
 
 export const DEFAULT_QUEUE_SCHEMA = 'receiptkit_queue';
 /** Letters, digits and `_` (pg-boss's rule for its schema, `<schema>_jobs`), at most 40 characters. */
@@ -130,22 +130,9 @@ export class QueueDb {
   }
 
   /** Runs `fn` in one transaction on one connection, committed before the promise resolves. */
-  async transaction<T>(fn: (tx: QueueTx) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: QueueTx) => Promise<T>): Promise<T> {
     if (this.closed) throw new ReceiptKitError('ENGINE_CLOSED', 'the queue is closed');
-    let client: pg.PoolClient;
-    try { client = await this.pool.connect(); } catch (e) { throw queueRuntimeError(e); }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (e) {
-      try { await client.query('ROLLBACK'); } catch (r) { broken = r as Error; }
-      throw queueRuntimeError(e);
-    } finally {
-      client.release(broken);
-    }
+    return inTransaction(this.pool, fn, queueRuntimeError);
   }
 
   private async migrate(): Promise<void> {

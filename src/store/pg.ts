@@ -82,6 +82,28 @@ function sqlFor(schema: string, text: string): string {
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
+/**
+ * Runs `fn` in one transaction on one connection of `pool`, committed before the promise resolves; any
+ * failure rolls back and is thrown as `toError` makes it. A connection whose ROLLBACK failed is dropped
+ * from the pool, not reused. Shared by the store and the job queue (src/queue/db.ts).
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, toError: (e: unknown) => unknown): Promise<T> {
+  let client: pg.PoolClient;
+  try { client = await pool.connect(); } catch (e) { throw toError(e); }
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    try { await client.query('ROLLBACK'); } catch (r) { broken = r as Error; }
+    throw toError(e);
+  } finally {
+    client.release(broken);
+  }
+}
+
 export class PgStore implements Store {
   readonly backend = 'postgres' as const;
   readonly inMemory = false;
@@ -143,22 +165,9 @@ export class PgStore implements Store {
   }
 
   /** Runs `fn` in one transaction on one connection (committed before the promise resolves). */
-  private async transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  private transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     if (this.closed) throw new ReceiptKitError('ENGINE_CLOSED', 'the store is closed');
-    let client: pg.PoolClient;
-    try { client = await this.pool.connect(); } catch (e) { throw runtimeError(e); }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (e) {
-      try { await client.query('ROLLBACK'); } catch (r) { broken = r as Error; }
-      throw runtimeError(e);
-    } finally {
-      client.release(broken);
-    }
+    return inTransaction(this.pool, fn, runtimeError);
   }
 
   private async migrate(schemaName: string): Promise<void> {
