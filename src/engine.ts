@@ -24,7 +24,7 @@ import type { VerboseExtras } from './response/build.js';
 import { readSource } from './input/source.js';
 import { endIdlePdfThreads } from './input/pdf-thread.js';
 import type {
-  DigitalDetection, TamperingDetection, UsageQuery, UsageSummary, ValidateOptions, ValidateOptionsInput,
+  UsageQuery, UsageSummary, ValidateOptions, ValidateOptionsInput,
   ValidationResult, ValidationRules, ValidationRulesInput,
 } from './contract/validation.js';
 import { parseWithField, usageQuerySchema, validateOptionsSchema, validationRulesSchema } from './contract/validation.js';
@@ -42,25 +42,11 @@ import { createCampaigns } from './campaigns/index.js';
 import type { Campaigns } from './campaigns/index.js';
 import { EngineEnrichment } from './enrich/index.js';
 import { detectFraud } from './fraud/index.js';
-import type { HandwritingDetection } from './fraud/index.js';
+import type { Extraction } from './contract/extraction.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
-export interface Extraction {
-  input: LoadedInput;
-  document: Document;
-  fields: FieldResults;
-  targetRotation: number;
-  warnings: string[];
-  elapsed: number;
-  trackingId: string;
-  /** Tamper detector output, when a fraud stage produced one (validation's not-tampered check reads it). */
-  tamperingDetection?: TamperingDetection;
-  /** Digital-document detector output, when a fraud stage produced one (the not-digital check reads it). */
-  digitalDetection?: DigitalDetection;
-  /** Handwriting detector output, with the fraud stage. */
-  handwritingDetection?: HandwritingDetection;
-}
+export type { Extraction } from './contract/extraction.js';
 
 export interface Engine {
   /** Extracts the simple (default) or verbose result of contract section 3. */

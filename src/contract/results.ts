@@ -13,6 +13,12 @@ export type { GeoLocation } from '../geoip/index.js';
  * A field that was not found: no `data` key at run time. `data?: undefined` lets strict TypeScript narrow
  * a field with `if (r.totalAmount.data !== undefined)`.
  */
+/** Confidence as the contract wants it: within [0, 0.99], two decimals. */
+export function clampConfidence(c: number): number {
+  if (!Number.isFinite(c) || c <= 0) return 0;
+  return Math.round(Math.min(0.99, c) * 100) / 100;
+}
+
 export interface MissingField { data?: undefined; confidenceLevel: 0 }
 export interface SimpleField<T> { data: T; confidenceLevel: number }
 

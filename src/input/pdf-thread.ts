@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReceiptKitError, type ErrorCode, ERROR_STATUS } from '../errors.js';
 import type { InputLimits, InputPage } from './types.js';
-import type { LoadedPdf } from './pdf.js';
+import type { LoadedPdf } from './types.js';
 
 /** PDF threads running at once. */
 export const PDF_THREADS = 2;

@@ -11,7 +11,7 @@ import type { Word } from '../document/types.js';
 import { pdfInfoMetadata } from './metadata.js';
 import { readPdfIsolated } from './pdf-thread.js';
 import { checkPdfStructure } from './pdf-structure.js';
-import type { ImageMetadata, InputLimits, InputPage, PageImage, RasterPage } from './types.js';
+import type { ImageMetadata, InputLimits, InputPage, LoadedPdf, PageImage, RasterPage } from './types.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -59,7 +59,7 @@ function pdfjs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
-export interface LoadedPdf { pages: InputPage[]; pageCount: number; metadata: ImageMetadata }
+export type { LoadedPdf } from './types.js';
 
 /** The subset of a pdf.js text item used here. */
 export interface TextItemLike { str: string; transform: number[]; width: number; height: number; fontName?: string }

@@ -101,6 +101,9 @@ export interface PageImage {
 
 export type InputPage = RasterPage | TextPage;
 
+/** A PDF read (input/pdf.ts, in its thread: input/pdf-thread.ts): its pages, their count, its metadata. */
+export interface LoadedPdf { pages: InputPage[]; pageCount: number; metadata: ImageMetadata }
+
 export interface ImageMetadata {
   /** EXIF/XMP fields useful to fraud checks (Software, Make, Model, dates) when present. */
   software?: string;

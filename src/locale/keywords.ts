@@ -9,11 +9,8 @@
 
 import { LANGUAGES, TAX_WORDS } from './languages/index.js';
 
-export type AmountRole =
-  | 'total' | 'subtotal' | 'taxBase' | 'tax' | 'taxIncluded' | 'rounding' | 'paid' | 'change' | 'discount' | 'tip'
-  | 'service' | 'quantity' | 'balance' | 'deposit' | 'points' | 'info' | 'unitPrice' | 'foreign'
-  /** "INCL. GST", "EXCL VAT" after a label: qualifies it, names no amount of its own. */
-  | 'qualifier';
+import type { AmountRole } from './roles.js';
+export type { AmountRole } from './roles.js';
 
 export interface RoleRule {
   role: AmountRole;

@@ -15,11 +15,8 @@ import type { EnrichmentOutput } from '../enrich/index.js';
 
 const MISSING: MissingField = Object.freeze({ confidenceLevel: 0 }) as MissingField;
 
-/** Confidence as the contract wants it: within [0, 0.99], two decimals. */
-export function clampConfidence(c: number): number {
-  if (!Number.isFinite(c) || c <= 0) return 0;
-  return Math.round(Math.min(0.99, c) * 100) / 100;
-}
+import { clampConfidence } from '../contract/results.js';
+export { clampConfidence };
 
 function simpleField<T>(f: Located<T> | undefined): SimpleField<T> | MissingField {
   if (!f || f.value === undefined || f.value === null) return { confidenceLevel: 0 };

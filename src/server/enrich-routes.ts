@@ -15,7 +15,7 @@ import { ReceiptKitError } from '../errors.js';
 import type { ListKind } from '../enrich/schema.js';
 import { badParameter, mediaType, sendJson } from './http.js';
 import { readMultipart } from './multipart.js';
-import type { Route, RouteContext } from './routes.js';
+import type { Route, RouteContext } from './route-types.js';
 
 export const ENRICHMENT_LISTS: ReadonlyArray<{ kind: ListKind; path: string; what: string; columns: string; schema: string }> = [
   { kind: 'merchants', path: 'merchants', what: 'known merchants', columns: 'id,name,address,city,state,postcode,country,latitude,longitude,category (name required)', schema: 'KnownMerchant' },

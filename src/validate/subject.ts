@@ -3,11 +3,11 @@
  * and the few file facts the fraud checks use. It is small and JSON-safe, so the store keeps it with
  * each scan and a later validation of the same file re-runs the rules without OCR (`refresh`).
  */
-import type { Extraction } from '../engine.js';
+import type { Extraction } from '../contract/extraction.js';
 import type { Located } from '../fields/types.js';
 import type { ImageMetadata } from '../input/types.js';
 import type { DigitalDetection, TamperingDetection, ValidationResult } from '../contract/validation.js';
-import { clampConfidence } from '../response/build.js';
+import { clampConfidence } from '../contract/results.js';
 import { codeKey, normalizeName, ocrSkeleton } from './names.js';
 
 export interface SubjectLineItem {

@@ -1,4 +1,4 @@
-import type { AmountRole } from '../keywords.js';
+import type { AmountRole } from '../roles.js';
 
 /** Labels of one role printed next to amounts, as phrases of the canonical text (upper case, accent-free). */
 export interface LanguageLabels {

@@ -1,0 +1,27 @@
+/**
+ * The pipeline's record of one extraction, before the response is shaped (engine.analyze returns it):
+ * the input, the document read from it, the located fields and the fraud checks' findings. Validation
+ * (validate/subject.ts), the store and similarity read it, so it lives here, below all of them and the
+ * engine that makes it.
+ */
+import type { DigitalDetection, TamperingDetection } from './validation.js';
+import type { HandwritingDetectionEntity } from './results.js';
+import type { LoadedInput } from '../input/types.js';
+import type { Document } from '../document/types.js';
+import type { FieldResults } from '../fields/types.js';
+
+export interface Extraction {
+  input: LoadedInput;
+  document: Document;
+  fields: FieldResults;
+  targetRotation: number;
+  warnings: string[];
+  elapsed: number;
+  trackingId: string;
+  /** Tamper detector output, when a fraud stage produced one (validation's not-tampered check reads it). */
+  tamperingDetection?: TamperingDetection;
+  /** Digital-document detector output, when a fraud stage produced one (the not-digital check reads it). */
+  digitalDetection?: DigitalDetection;
+  /** Handwriting detector output, with the fraud stage. */
+  handwritingDetection?: HandwritingDetectionEntity;
+}
