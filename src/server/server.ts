@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,9 @@ import type { FetchUrlOptions } from '../input/url.js';
 import { ReceiptKitError } from '../errors.js';
 import { accountsOf, defaultConcurrency, hashKey, parseServerConfig } from './config.js';
 import type { Account, ServerConfig, ServerConfigInput } from './config.js';
-import { HttpError, badKey, errorBody, errorReply, linger, noKey, sendJson } from './http.js';
+import { HttpError, badKey, errorReply, linger, noKey, sendJson } from './http.js';
+import { answerClientErrors, applyCors, capConnectionsPerAddress, corsPolicy, watchBody } from './guards.js';
+import type { RequestState } from './guards.js';
 import { RateLimiter, WorkQueue } from './limits.js';
 import { apiRoutes, matcher } from './routes.js';
 import type { Route, RouteContext } from './routes.js';
@@ -27,11 +29,6 @@ import { uiPage } from './ui.js';
 
 export type LogLine = Record<string, unknown>;
 
-interface RequestState {
-  account?: string;
-  /** Why the request was cut off as too slow (408). */
-  timedOut?: string;
-}
 export type Logger = (line: LogLine) => void;
 
 export interface ServerOptions {
@@ -68,12 +65,9 @@ const defaultLogger: Logger = (line) => { process.stdout.write(JSON.stringify(li
 
 const PUBLIC_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
 
-export async function createReceiptServer(options: ServerOptions): Promise<ReceiptServer> {
-  const config = parseServerConfig(options.config);
-  if (config.accounts.length === 0) throw new ReceiptKitError('INVALID_OPTION', 'server config: accounts: at least one account is required', { field: 'accounts' });
-  const log = options.logger ?? defaultLogger;
-  const { byKeyHash, accounts } = accountsOf(config);
-  const makeEngine = options.engineFactory ?? ((account: Account, cfg: ServerConfig) => createEngine({
+/** The default engine of an account: its store, its enrichment lists and the server's limits. */
+function defaultEngineFactory(account: Account, cfg: ServerConfig): Promise<Engine> {
+  return createEngine({
     ...(cfg.workers ? { workers: cfg.workers } : {}),
     ...(account.storePath ? { storePath: account.storePath } : {}),
     ...(account.storeUrl ? { storeUrl: account.storeUrl, storeSchema: account.storeSchema } : {}),
@@ -86,133 +80,141 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
       ...(cfg.limits.maxPixels ? { maxPixels: cfg.limits.maxPixels } : {}),
       ...(cfg.limits.maxPdfPages ? { maxPdfPages: cfg.limits.maxPdfPages } : {}),
     },
-  }));
-  // Engines are made up front, so a bad account setting stops the start, not a request.
+  });
+}
+
+/** Every account's engine, made up front so that a bad account setting stops the start, not a request. */
+async function startEngines(accounts: readonly Account[], config: ServerConfig, factory: ServerOptions['engineFactory']): Promise<Map<string, Engine>> {
   const engines = new Map<string, Engine>();
   try {
     for (const a of accounts) {
-      if (a.storePath && !options.engineFactory) mkdirSync(path.dirname(path.resolve(a.storePath)), { recursive: true });
-      engines.set(a.id, await makeEngine(a, config));
+      if (a.storePath && !factory) mkdirSync(path.dirname(path.resolve(a.storePath)), { recursive: true });
+      engines.set(a.id, await (factory ?? defaultEngineFactory)(a, config));
     }
   } catch (e) {
     await Promise.allSettled([...engines.values()].map((en) => en.close()));
     throw e;
   }
+  return engines;
+}
 
-  const queue = new WorkQueue(config.concurrency ?? defaultConcurrency(config.workers), config.maxQueue);
-  const limiter = new RateLimiter();
-  const routes = apiRoutes();
-  const match = matcher(routes);
-  const openapi = openApiDocument(routes, config);
-  const ui = uiPage();
-  const fetchOptions: FetchUrlOptions = {
-    maxBytes: config.limits.maxFileBytes,
-    timeoutMs: config.url.timeoutMs,
-    maxRedirects: config.url.maxRedirects,
-    ...(options.fetch ?? {}),
-  };
-  const started = Date.now();
-  let closing = false;
-  let closed: Promise<void> | undefined;
-  let url = '';
-  const active = new Set<ServerResponse>();
-  const perAddress = new Map<string, number>();
-  const refused = new WeakSet<object>();
-  const idleWaiters: Array<() => void> = [];
+/** What serving needs, made once at the start (createReceiptServer). */
+interface ServerParts {
+  config: ServerConfig;
+  log: Logger;
+  byKeyHash: Map<string, Account>;
+  engines: Map<string, Engine>;
+  queue: WorkQueue;
+  limiter: RateLimiter;
+  match: ReturnType<typeof matcher>;
+  openapi: unknown;
+  ui: ReturnType<typeof uiPage>;
+  fetchOptions: FetchUrlOptions;
+  corsFor: ReturnType<typeof corsPolicy>;
+  started: number;
+  /** The responses in progress. */
+  active: Set<ServerResponse>;
+  /** Set when the server is shutting down. */
+  closing(): boolean;
+}
 
-  const overloaded = () => new HttpError(503, `the server is busy (${queue.active} running, ${queue.queued} waiting); try again later`, { 'retry-after': String(queue.retryAfterSeconds()) });
+const overloaded = (queue: WorkQueue) => new HttpError(503, `the server is busy (${queue.active} running, ${queue.queued} waiting); try again later`, { 'retry-after': String(queue.retryAfterSeconds()) });
 
-  const corsAny = config.cors.origins.includes('*');
-  const corsOrigins = new Set(config.cors.origins.map((o) => o.toLowerCase()));
-  /** The CORS headers for a request from `origin` to an API path, or undefined when it is not allowed. */
-  const corsFor = (origin: string | undefined): Record<string, string> | undefined => {
-    if (!origin || (!corsAny && !corsOrigins.has(origin.toLowerCase()))) return undefined;
-    return {
-      'access-control-allow-origin': corsAny ? '*' : origin,
-      'access-control-expose-headers': 'retry-after, x-request-id',
-      ...(corsAny ? {} : { vary: 'Origin' }),
-    };
-  };
-
-  async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    const pathname = (req.url ?? '/').split('?')[0]!;
-    const method = req.method ?? 'GET';
-    if (closing) {
-      res.setHeader('connection', 'close');
-      throw new HttpError(503, 'the server is shutting down', { 'retry-after': '5' });
-    }
-    if (pathname.startsWith('/api/') || pathname === '/healthz') {
-      const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-      const cors = corsFor(origin);
-      if (method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
-        // a preflight carries no API key: answered before the key check
-        if (!cors) throw new HttpError(403, `the origin ${origin.slice(0, 200)} is not allowed (server config cors.origins)`);
-        res.writeHead(204, {
-          ...cors,
-          'access-control-allow-methods': 'GET, POST, PUT, DELETE',
-          'access-control-allow-headers': 'apikey, content-type',
-          'access-control-max-age': String(config.cors.maxAgeSeconds),
-          'content-length': '0',
-        });
-        res.end();
-        return;
-      }
-      if (cors) for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
-    }
-    if (!pathname.startsWith('/api/')) {
-      if (method !== 'GET' && method !== 'HEAD') throw new HttpError(pathname === '/' || pathname === '/healthz' || pathname === '/openapi.json' ? 405 : 404, `no route ${method} ${pathname}`);
-      if (pathname === '/healthz') {
-        sendJson(res, 200, {
-          status: 'ok',
-          uptimeSeconds: Math.round((Date.now() - started) / 1000),
-          requestsInFlight: active.size - 1, // not counting this one
-          queue: { running: queue.active, waiting: queue.queued, concurrency: queue.concurrency, maxQueue: queue.maxQueue },
-        });
-        return;
-      }
-      if (pathname === '/openapi.json') { sendJson(res, 200, openapi, { 'cache-control': 'no-cache' }); return; }
-      if (pathname === '/' || pathname === '/index.html') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(ui.html)), 'content-security-policy': ui.csp, 'cache-control': 'no-cache', 'x-frame-options': 'DENY' });
-        res.end(method === 'HEAD' ? undefined : ui.html);
-        return;
-      }
-      throw new HttpError(404, `no route ${method} ${pathname}`);
-    }
-
-    // API key first: an unknown caller learns nothing about the routes
-    const raw = req.headers.apikey;
-    const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key) throw noKey();
-    const keyHash = hashKey(key);
-    const account = byKeyHash.get(keyHash);
-    if (!account) throw badKey();
-    state.account = account.id;
-
-    const found = match(method, pathname);
-    if (!found) throw new HttpError(404, `no route ${method} ${pathname}`);
-    if (!('route' in found)) throw new HttpError(405, `${method} is not allowed on ${pathname} (allowed: ${[...new Set(found.allowed)].join(', ')})`, { allow: [...new Set(found.allowed)].join(', ') });
-
-    const wait = limiter.take(keyHash, account.rateLimit);
-    if (wait > 0) throw new HttpError(429, `rate limit exceeded for this API key; try again in ${wait} s`, { 'retry-after': String(wait) });
-    if (found.route.queued && queue.full) throw overloaded();
-
-    const controller = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) controller.abort(); });
-    const ctx: RouteContext = {
-      req, res, account, params: found.params, engine: engines.get(account.id)!, config, fetchOptions,
-      signal: controller.signal,
-      work: async (task) => {
-        // the request's time limit runs from here: the wait in the queue counts against it
-        const done = await queue.run(task, performance.now() + config.requestTimeoutMs);
-        if (!done) throw overloaded();
-        return done.value;
-      },
-    };
-    await found.route.handle(ctx);
+/** The paths outside the API: /healthz, /openapi.json and the page at /. */
+function serveOutsideApi(p: ServerParts, res: ServerResponse, method: string, pathname: string): void {
+  if (method !== 'GET' && method !== 'HEAD') throw new HttpError(pathname === '/' || pathname === '/healthz' || pathname === '/openapi.json' ? 405 : 404, `no route ${method} ${pathname}`);
+  if (pathname === '/healthz') {
+    sendJson(res, 200, {
+      status: 'ok',
+      uptimeSeconds: Math.round((Date.now() - p.started) / 1000),
+      requestsInFlight: p.active.size - 1, // not counting this one
+      queue: { running: p.queue.active, waiting: p.queue.queued, concurrency: p.queue.concurrency, maxQueue: p.queue.maxQueue },
+    });
+    return;
   }
+  if (pathname === '/openapi.json') { sendJson(res, 200, p.openapi, { 'cache-control': 'no-cache' }); return; }
+  if (pathname === '/' || pathname === '/index.html') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(p.ui.html)), 'content-security-policy': p.ui.csp, 'cache-control': 'no-cache', 'x-frame-options': 'DENY' });
+    res.end(method === 'HEAD' ? undefined : p.ui.html);
+    return;
+  }
+  throw new HttpError(404, `no route ${method} ${pathname}`);
+}
 
+/** The caller's account by its API key (401 without one, 403 for an unknown one: before any route is matched). */
+function authenticate(p: ServerParts, req: IncomingMessage): { account: Account; keyHash: string } {
+  const raw = req.headers.apikey;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (!key) throw noKey();
+  const keyHash = hashKey(key);
+  const account = p.byKeyHash.get(keyHash);
+  if (!account) throw badKey();
+  return { account, keyHash };
+}
+
+/** An API request: key, route (404/405), rate limit (429), queue full (503), then the route's handler. */
+async function serveApi(p: ServerParts, req: IncomingMessage, res: ServerResponse, state: RequestState, method: string, pathname: string): Promise<void> {
+  const { account, keyHash } = authenticate(p, req);
+  state.account = account.id;
+  const found = p.match(method, pathname);
+  if (!found) throw new HttpError(404, `no route ${method} ${pathname}`);
+  if (!('route' in found)) throw new HttpError(405, `${method} is not allowed on ${pathname} (allowed: ${[...new Set(found.allowed)].join(', ')})`, { allow: [...new Set(found.allowed)].join(', ') });
+  const wait = p.limiter.take(keyHash, account.rateLimit);
+  if (wait > 0) throw new HttpError(429, `rate limit exceeded for this API key; try again in ${wait} s`, { 'retry-after': String(wait) });
+  if (found.route.queued && p.queue.full) throw overloaded(p.queue);
+  const controller = new AbortController();
+  res.on('close', () => { if (!res.writableFinished) controller.abort(); });
+  const ctx: RouteContext = {
+    req, res, account, params: found.params, engine: p.engines.get(account.id)!, config: p.config, fetchOptions: p.fetchOptions,
+    signal: controller.signal,
+    work: async (task) => {
+      // the request's time limit runs from here: the wait in the queue counts against it
+      const done = await p.queue.run(task, performance.now() + p.config.requestTimeoutMs);
+      if (!done) throw overloaded(p.queue);
+      return done.value;
+    },
+  };
+  await found.route.handle(ctx);
+}
+
+/** One request, in the order of the module comment. */
+async function handle(p: ServerParts, req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+  const pathname = (req.url ?? '/').split('?')[0]!;
+  const method = req.method ?? 'GET';
+  if (p.closing()) {
+    res.setHeader('connection', 'close');
+    throw new HttpError(503, 'the server is shutting down', { 'retry-after': '5' });
+  }
+  if ((pathname.startsWith('/api/') || pathname === '/healthz') && applyCors(req, res, p.config, p.corsFor)) return;
+  if (!pathname.startsWith('/api/')) { serveOutsideApi(p, res, method, pathname); return; }
+  await serveApi(p, req, res, state, method, pathname);
+}
+
+/** A failed request's reply (and a log line when the failure is the server's own). */
+function replyToFailure(p: ServerParts, req: IncomingMessage, res: ServerResponse, state: RequestState, id: string, e: unknown): void {
+  const reply = errorReply(e, () => p.queue.retryAfterSeconds());
+  // the client went away (or was cut off as too slow): what failed then is not the server's fault
+  const gone = !!state.timedOut || req.destroyed || res.destroyed || (req.socket?.destroyed ?? true);
+  if (reply.internal && !gone) {
+    const err = reply.internal as Error;
+    p.log({ time: new Date().toISOString(), level: 'error', msg: 'internal error', id, error: String(err?.message ?? err), code: (err as ReceiptKitError)?.code });
+  }
+  if (res.headersSent || res.destroyed) { res.destroy(); return; }
+  // a body we did not read: drop it (bounded in bytes and time) and do not reuse the connection
+  if (!req.readableEnded) {
+    reply.headers.connection = 'close';
+    if (p.config.lingerMs > 0) linger(req, p.config.limits.maxFileBytes + 1024 * 1024, p.config.lingerMs);
+    else req.resume();
+  }
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+/** The node:http server: timeouts, headers, the log line of each request, and the guards. */
+function httpServer(p: ServerParts, onIdle: () => void): http.Server {
+  const { config } = p;
+  const refused = new WeakSet<Socket>();
   const server = http.createServer({
-    // node:http's own limit for a whole request, a backstop behind the body watch below
+    // node:http's own limit for a whole request, a backstop behind the body watch
     requestTimeout: config.headersTimeoutMs + config.bodyTimeoutMs + 1_000,
     headersTimeout: config.headersTimeoutMs,
     // node checks the headers timeout on this period: up to 30 s late by default
@@ -223,110 +225,73 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
     const id = randomUUID();
     if (refused.has(req.socket)) { req.socket.destroy(); return; }
     const state: RequestState = {};
-    active.add(res);
-    watchBody(req, res, state);
+    p.active.add(res);
+    watchBody(req, res, state, config);
     for (const [k, v] of Object.entries(PUBLIC_HEADERS)) res.setHeader(k, v);
     res.setHeader('x-request-id', id);
-    if (closing) res.setHeader('connection', 'close');
+    if (p.closing()) res.setHeader('connection', 'close');
     res.on('close', () => {
-      active.delete(res);
-      log({
+      p.active.delete(res);
+      p.log({
         time: new Date().toISOString(), level: 'info', msg: 'request', id,
         method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode,
         ms: Math.round(performance.now() - t0), account: state.account ?? null,
         ...(res.writableFinished ? {} : { aborted: true }),
         ...(state.timedOut ? { timedOut: state.timedOut } : {}),
       });
-      if (active.size === 0) for (const w of idleWaiters.splice(0)) w();
+      if (p.active.size === 0) onIdle();
     });
-    handle(req, res, state).catch((e: unknown) => {
-      const reply = errorReply(e, () => queue.retryAfterSeconds());
-      // the client went away (or was cut off as too slow): what failed then is not the server's fault
-      const gone = !!state.timedOut || req.destroyed || res.destroyed || (req.socket?.destroyed ?? true);
-      if (reply.internal && !gone) {
-        const err = reply.internal as Error;
-        log({ time: new Date().toISOString(), level: 'error', msg: 'internal error', id, error: String(err?.message ?? err), code: (err as ReceiptKitError)?.code });
-      }
-      if (res.headersSent || res.destroyed) { res.destroy(); return; }
-      // a body we did not read: drop it (bounded in bytes and time) and do not reuse the connection
-      if (!req.readableEnded) {
-        reply.headers.connection = 'close';
-        if (config.lingerMs > 0) linger(req, config.limits.maxFileBytes + 1024 * 1024, config.lingerMs);
-        else req.resume();
-      }
-      sendJson(res, reply.status, reply.body, reply.headers);
-    });
+    handle(p, req, res, state).catch((e: unknown) => replyToFailure(p, req, res, state, id, e));
   });
+  answerClientErrors(server, config);
+  capConnectionsPerAddress(server, config, refused);
+  return server;
+}
 
-  /**
-   * Slow bodies: 408 when no body byte came for bodyIdleTimeoutMs, when the body has been arriving for
-   * that long below minBodyBytesPerSecond on average, or when it takes longer than bodyTimeoutMs.
-   * Progress is the socket's byte count, so the watch does not consume the body itself.
-   */
-  function watchBody(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return;
-    const socket = req.socket;
-    const started = performance.now();
-    const startBytes = socket.bytesRead;
-    let lastBytes = startBytes;
-    let lastProgress = started;
-    const idle = config.bodyIdleTimeoutMs;
-    const tick = setInterval(() => {
-      if (req.complete || res.writableEnded || socket.destroyed) { clearInterval(tick); return; }
-      const t = performance.now();
-      const bytes = socket.bytesRead;
-      if (bytes !== lastBytes) { lastBytes = bytes; lastProgress = t; }
-      const elapsed = t - started;
-      const rate = ((bytes - startBytes) * 1000) / Math.max(1, elapsed);
-      let why: string | undefined;
-      if (t - lastProgress > idle) why = `no part of the request body arrived for ${idle} ms`;
-      else if (elapsed > config.bodyTimeoutMs) why = `the request body took longer than ${config.bodyTimeoutMs} ms`;
-      else if (elapsed > idle && rate < config.minBodyBytesPerSecond) why = `the request body is arriving at ${Math.round(rate)} bytes/s, under ${config.minBodyBytesPerSecond} bytes/s`;
-      if (!why) return;
-      clearInterval(tick);
-      state.timedOut = why;
-      if (!res.headersSent) sendJson(res, 408, errorBody(408, why), { connection: 'close' });
-      else socket.destroy();
-    }, Math.max(25, Math.min(1_000, Math.floor(idle / 4))));
-    tick.unref();
-    res.once('close', () => clearInterval(tick));
+/**
+ * Graceful shutdown: stop accepting, let requests in flight finish (up to shutdownTimeoutMs), close
+ * their connections, then the engines.
+ */
+async function shutDown(p: ServerParts, server: http.Server, idle: () => Promise<void>): Promise<void> {
+  p.log({ time: new Date().toISOString(), level: 'info', msg: 'shutting down', requestsInFlight: p.active.size });
+  const stopped = new Promise<void>((resolve) => { if (server.listening) server.close(() => resolve()); else resolve(); });
+  server.closeIdleConnections();
+  for (const res of p.active) if (!res.headersSent) res.setHeader('connection', 'close');
+  if (p.active.size > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([idle(), new Promise<void>((resolve) => { timer = setTimeout(resolve, p.config.shutdownTimeoutMs); })]);
+    clearTimeout(timer);
   }
+  server.closeAllConnections();
+  await stopped;
+  await Promise.allSettled([...p.engines.values()].map((e) => e.close()));
+  p.log({ time: new Date().toISOString(), level: 'info', msg: 'stopped' });
+}
 
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) { socket.destroy(); return; }
-    const [status, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, `the request did not arrive in time (headers within ${config.headersTimeoutMs} ms)`]
-      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the request headers are too large'] : [400, 'malformed HTTP request'];
-    const body = JSON.stringify(errorBody(status, message));
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
-
-  // Connections per client address: past the cap a new one gets a 503 and is closed.
-  server.on('connection', (socket) => {
-    const address = socket.remoteAddress ?? '?';
-    const n = (perAddress.get(address) ?? 0) + 1;
-    if (n > config.maxConnectionsPerAddress) {
-      const body = JSON.stringify(errorBody(503, `too many connections from this address (limit ${config.maxConnectionsPerAddress})`));
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
-      refused.add(socket);
-      setTimeout(() => socket.destroy(), 1_000).unref();
-      return;
-    }
-    perAddress.set(address, n);
-    socket.once('close', () => {
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left <= 0) perAddress.delete(address);
-      else perAddress.set(address, left);
-    });
-  });
-
+export async function createReceiptServer(options: ServerOptions): Promise<ReceiptServer> {
+  const config = parseServerConfig(options.config);
+  if (config.accounts.length === 0) throw new ReceiptKitError('INVALID_OPTION', 'server config: accounts: at least one account is required', { field: 'accounts' });
+  const { byKeyHash, accounts } = accountsOf(config);
+  const engines = await startEngines(accounts, config, options.engineFactory);
+  const routes = apiRoutes();
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  let url = '';
+  const idleWaiters: Array<() => void> = [];
+  const p: ServerParts = {
+    config, log: options.logger ?? defaultLogger, byKeyHash, engines,
+    queue: new WorkQueue(config.concurrency ?? defaultConcurrency(config.workers), config.maxQueue),
+    limiter: new RateLimiter(), match: matcher(routes), openapi: openApiDocument(routes, config), ui: uiPage(),
+    fetchOptions: { maxBytes: config.limits.maxFileBytes, timeoutMs: config.url.timeoutMs, maxRedirects: config.url.maxRedirects, ...(options.fetch ?? {}) },
+    corsFor: corsPolicy(config), started: Date.now(), active: new Set(), closing: () => closing,
+  };
+  const server = httpServer(p, () => { for (const w of idleWaiters.splice(0)) w(); });
   return {
     server,
     config,
     get url() { return url; },
     get closing() { return closing; },
-    get inFlight() { return active.size; },
+    get inFlight() { return p.active.size; },
     listen(port = config.port, host = config.host) {
       return new Promise<string>((resolve, reject) => {
         server.once('error', reject);
@@ -334,31 +299,14 @@ export async function createReceiptServer(options: ServerOptions): Promise<Recei
           server.off('error', reject);
           const addr = server.address() as AddressInfo;
           url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-          log({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, accounts: accounts.length, concurrency: queue.concurrency, maxQueue: queue.maxQueue });
+          p.log({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, accounts: accounts.length, concurrency: p.queue.concurrency, maxQueue: p.queue.maxQueue });
           resolve(url);
         });
       });
     },
     close() {
-      closed ??= (async () => {
-        closing = true;
-        log({ time: new Date().toISOString(), level: 'info', msg: 'shutting down', requestsInFlight: active.size });
-        const stopped = new Promise<void>((resolve) => { if (server.listening) server.close(() => resolve()); else resolve(); });
-        server.closeIdleConnections();
-        for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
-        if (active.size > 0) {
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            new Promise<void>((resolve) => idleWaiters.push(resolve)),
-            new Promise<void>((resolve) => { timer = setTimeout(resolve, config.shutdownTimeoutMs); }),
-          ]);
-          clearTimeout(timer);
-        }
-        server.closeAllConnections();
-        await stopped;
-        await Promise.allSettled([...engines.values()].map((e) => e.close()));
-        log({ time: new Date().toISOString(), level: 'info', msg: 'stopped' });
-      })();
+      closing = true;
+      closed ??= shutDown(p, server, () => new Promise<void>((resolve) => idleWaiters.push(resolve)));
       return closed;
     },
   };
