@@ -258,109 +258,161 @@ export class MerchantIndex {
   resolve(q: MerchantQuery): NormalisedMerchant | undefined {
     if (!this.prepared.length) return undefined;
     const header = (q.headerLines ?? []).slice(0, 6);
-    // --- names: each distinct listed name against the read name and the header lines
-    const nameHits = new Map<Prepared, { score: number; text: string; fromHeader: boolean }>();
+    // names: each distinct listed name against the read name and the header lines
+    const nameHits = new Map<Prepared, NameHit>();
     for (const [group, hit] of this.nameHits(q.name, header)) for (const p of group) nameHits.set(p, hit);
-    // --- the read location
-    const readPostcode = q.postcode ? normPostcode(q.postcode) : undefined;
-    const headerText = header.join(' \n ');
-    const headerPostcodes = new Set((headerText.match(/\b[A-Z0-9]{2,5}[ -]?[A-Z0-9]{2,4}\b|\b\d{4,6}\b/gi) ?? []).map(normPostcode));
-    const readAddressWords = words([q.address ?? '', q.address ? '' : headerText].join(' '));
-    const readAddressSet = new Set(readAddressWords);
-    const readCountry = q.country ? countryCode(q.country) : undefined;
-    const near = parseNear(q.near);
-    const closeWords = new Map<string, boolean>();
-
+    const r = readLocation(q, header);
     const candidates = new Set<Prepared>(nameHits.keys());
     // location-only candidates: the read postcode lists them
-    for (const pc of [readPostcode, ...headerPostcodes]) if (pc) for (const p of this.byPostcode.get(pc) ?? []) candidates.add(p);
-
-    interface Scored { p: Prepared; points: number; nameMatched: boolean; locationMatched: boolean; contradiction: boolean; evidence: MatchEvidence[]; nameScore: number; text: string; addr: number; postcode: boolean }
+    for (const pc of [r.readPostcode, ...r.headerPostcodes]) if (pc) for (const p of this.byPostcode.get(pc) ?? []) candidates.add(p);
     const scored: Scored[] = [];
     for (const p of candidates) {
-      const m = p.merchant;
       const hit = nameHits.get(p);
-      const evidence: MatchEvidence[] = [];
-      let points = 0;
-      let contradiction = false;
-      if (hit) {
-        points += 3 + 2 * Math.max(0, (hit.score - 0.8) / 0.2) - (hit.fromHeader ? 0.5 : 0);
-        evidence.push('name');
-      }
-      // postcode
-      let postcode = false;
-      if (p.postcode) {
-        if (readPostcode && readPostcode === p.postcode) { points += 3; postcode = true; }
-        else if (headerPostcodes.has(p.postcode)) { points += 2; postcode = true; }
-        else if (readPostcode) { points -= 3; contradiction = true; }
-        if (postcode) evidence.push('postcode');
-      }
-      // address
-      const addr = addressShare(p.addressWords, readAddressSet, readAddressWords, closeWords);
-      if (addr >= 0.6) { points += 3 * addr; evidence.push('address'); }
-      else if (q.address && p.addressWords.length && addr < 0.2) points -= 1;
-      // city
-      let city = false;
-      if (m.city) {
-        if (q.city) {
-          const s = matchName(q.city, m.city).score;
-          if (s >= 0.8) city = true;
-          else if (s < 0.5 && !matchName(headerText, m.city).matched) { points -= 1.5; contradiction = true; }
-        }
-        if (!city && header.some((l) => matchName(l, m.city!).matched)) city = true;
-        if (city) { points += 1.5; evidence.push('city'); }
-      }
-      // country
-      if (m.country && readCountry) {
-        if (m.country === readCountry) { points += 0.5; evidence.push('country'); }
-        else { points -= 3; contradiction = true; }
-      }
-      // near
-      if (near) {
-        let nearHit = false;
-        if (near.coordinates && m.latitude !== undefined && m.longitude !== undefined) {
-          const d = distanceKm(near.coordinates, { latitude: m.latitude, longitude: m.longitude });
-          if (d <= 10) { points += 2; nearHit = true; } else if (d <= 50) { points += 1; nearHit = true; } else if (d > 500) points -= 1;
-        } else if (near.parts.length) {
-          const place = near.parts.slice(0, near.country ? -1 : undefined);
-          if ((m.city && place.some((x) => matchName(x, m.city!).matched)) || (m.state && place.some((x) => matchName(x, m.state!).matched))) { points += 1.5; nearHit = true; }
-          else if (near.country && m.country === near.country) { points += 0.5; nearHit = true; }
-          if (near.country && m.country && m.country !== near.country) points -= 1;
-        }
-        if (nearHit) evidence.push('near');
-      }
-      // where the end user's IP address is
-      if (q.ipLocation) {
-        const ip = q.ipLocation;
-        const sameCity = !!(ip.city && m.city && matchName(ip.city, m.city).matched);
-        const close = ip.latitude !== undefined && ip.longitude !== undefined && m.latitude !== undefined && m.longitude !== undefined
-          && distanceKm({ latitude: ip.latitude, longitude: ip.longitude }, { latitude: m.latitude, longitude: m.longitude }) <= 50;
-        if (sameCity || close) { points += 0.5; evidence.push('ipAddress'); }
-      }
-      const locationMatched = postcode || addr >= 0.6 || (city && !contradiction);
+      const s: Score = { points: 0, evidence: [], contradiction: false, postcode: false, addr: 0, city: false };
+      for (const rule of CANDIDATE_RULES) rule(s, p, r, hit);
+      const locationMatched = s.postcode || s.addr >= 0.6 || (s.city && !s.contradiction);
       const nameMatched = !!hit;
       // a candidate by location alone needs strong location evidence
-      if (!nameMatched && !(postcode && addr >= 0.75)) continue;
-      scored.push({ p, points, nameMatched, locationMatched, contradiction, evidence, nameScore: hit?.score ?? 0, text: hit?.text ?? '', addr, postcode });
+      if (!nameMatched && !(s.postcode && s.addr >= 0.75)) continue;
+      scored.push({ p, points: s.points, nameMatched, locationMatched, contradiction: s.contradiction, evidence: s.evidence, nameScore: hit?.score ?? 0, text: hit?.text ?? '' });
     }
-    if (!scored.length) return undefined;
-    scored.sort((a, b) => b.points - a.points);
-    const best = scored[0]!;
-    const top = best.points;
-    const share = 1 / scored.reduce((s, c) => s + Math.exp(c.points - top), 0);
-    let base: number;
-    if (best.nameMatched && best.locationMatched) base = 0.85 + 0.1 * Math.max(0, (best.nameScore - 0.8) / 0.2);
-    else if (best.nameMatched && !best.contradiction) base = 0.75;
-    else if (best.nameMatched) base = 0.35;
-    else base = 0.6;
-    return {
-      data: { ...best.p.merchant },
-      confidenceLevel: Math.round(Math.min(0.99, base * share) * 100) / 100,
-      nameMatched: best.nameMatched,
-      locationMatched: best.locationMatched,
-      matchedOn: best.evidence,
-      nameScore: best.nameScore,
-      matchedText: best.text,
-    };
+    return scored.length ? bestMerchant(scored) : undefined;
   }
+}
+
+/** A listed name found in the reading: how well, in which text, and whether in a header line (not the read name). */
+interface NameHit { score: number; text: string; fromHeader: boolean }
+
+/** What the receipt says of where it is, as the candidate rules compare it. */
+interface ReadLocation {
+  q: MerchantQuery;
+  header: string[];
+  headerText: string;
+  readPostcode: string | undefined;
+  headerPostcodes: Set<string>;
+  readAddressWords: string[];
+  readAddressSet: Set<string>;
+  readCountry: string | undefined;
+  near: ReturnType<typeof parseNear>;
+  /** Word comparisons made so far (addressShare's cache). */
+  closeWords: Map<string, boolean>;
+}
+
+function readLocation(q: MerchantQuery, header: string[]): ReadLocation {
+  const headerText = header.join(' \n ');
+  const readAddressWords = words([q.address ?? '', q.address ? '' : headerText].join(' '));
+  return {
+    q, header, headerText,
+    readPostcode: q.postcode ? normPostcode(q.postcode) : undefined,
+    headerPostcodes: new Set((headerText.match(/\b[A-Z0-9]{2,5}[ -]?[A-Z0-9]{2,4}\b|\b\d{4,6}\b/gi) ?? []).map(normPostcode)),
+    readAddressWords, readAddressSet: new Set(readAddressWords),
+    readCountry: q.country ? countryCode(q.country) : undefined,
+    near: parseNear(q.near),
+    closeWords: new Map(),
+  };
+}
+
+/** A candidate's score as the rules build it. */
+interface Score { points: number; evidence: MatchEvidence[]; contradiction: boolean; postcode: boolean; addr: number; city: boolean }
+interface Scored { p: Prepared; points: number; nameMatched: boolean; locationMatched: boolean; contradiction: boolean; evidence: MatchEvidence[]; nameScore: number; text: string }
+type CandidateRule = (s: Score, p: Prepared, r: ReadLocation, hit: NameHit | undefined) => void;
+
+/** The name: 3 points, up to 2 more for a close match, half a point less when only a header line has it. */
+const nameRule: CandidateRule = (s, _p, _r, hit) => {
+  if (!hit) return;
+  s.points += 3 + 2 * Math.max(0, (hit.score - 0.8) / 0.2) - (hit.fromHeader ? 0.5 : 0);
+  s.evidence.push('name');
+};
+
+/** The postcode: read as the postcode 3, in the header 2; another postcode read is a contradiction (-3). */
+const postcodeRule: CandidateRule = (s, p, r) => {
+  if (!p.postcode) return;
+  if (r.readPostcode && r.readPostcode === p.postcode) { s.points += 3; s.postcode = true; }
+  else if (r.headerPostcodes.has(p.postcode)) { s.points += 2; s.postcode = true; }
+  else if (r.readPostcode) { s.points -= 3; s.contradiction = true; }
+  if (s.postcode) s.evidence.push('postcode');
+};
+
+/** The address: 3 points times the share of its words read (from 0.6); -1 when a read address shares under 0.2. */
+const addressRule: CandidateRule = (s, p, r) => {
+  s.addr = addressShare(p.addressWords, r.readAddressSet, r.readAddressWords, r.closeWords);
+  if (s.addr >= 0.6) { s.points += 3 * s.addr; s.evidence.push('address'); }
+  else if (r.q.address && p.addressWords.length && s.addr < 0.2) s.points -= 1;
+};
+
+/** The city: 1.5 points when read or in the header; a read city unlike it, and not in the header, -1.5 and a contradiction. */
+const cityRule: CandidateRule = (s, p, r) => {
+  const m = p.merchant;
+  if (!m.city) return;
+  if (r.q.city) {
+    const sc = matchName(r.q.city, m.city).score;
+    if (sc >= 0.8) s.city = true;
+    else if (sc < 0.5 && !matchName(r.headerText, m.city).matched) { s.points -= 1.5; s.contradiction = true; }
+  }
+  if (!s.city && r.header.some((l) => matchName(l, m.city!).matched)) s.city = true;
+  if (s.city) { s.points += 1.5; s.evidence.push('city'); }
+};
+
+/** The country: the same +0.5; another -3 and a contradiction. */
+const countryRule: CandidateRule = (s, p, r) => {
+  const m = p.merchant;
+  if (!m.country || !r.readCountry) return;
+  if (m.country === r.readCountry) { s.points += 0.5; s.evidence.push('country'); }
+  else { s.points -= 3; s.contradiction = true; }
+};
+
+/** The caller's `near`: by distance (10 km +2, 50 km +1, over 500 km -1) or by the place and country named. */
+const nearRule: CandidateRule = (s, p, r) => {
+  const m = p.merchant, near = r.near;
+  if (!near) return;
+  let nearHit = false;
+  if (near.coordinates && m.latitude !== undefined && m.longitude !== undefined) {
+    const d = distanceKm(near.coordinates, { latitude: m.latitude, longitude: m.longitude });
+    if (d <= 10) { s.points += 2; nearHit = true; } else if (d <= 50) { s.points += 1; nearHit = true; } else if (d > 500) s.points -= 1;
+  } else if (near.parts.length) {
+    const place = near.parts.slice(0, near.country ? -1 : undefined);
+    if ((m.city && place.some((x) => matchName(x, m.city!).matched)) || (m.state && place.some((x) => matchName(x, m.state!).matched))) { s.points += 1.5; nearHit = true; }
+    else if (near.country && m.country === near.country) { s.points += 0.5; nearHit = true; }
+    if (near.country && m.country && m.country !== near.country) s.points -= 1;
+  }
+  if (nearHit) s.evidence.push('near');
+};
+
+/** Where the end user's IP address is: the same city or within 50 km, +0.5. */
+const ipRule: CandidateRule = (s, p, r) => {
+  const ip = r.q.ipLocation, m = p.merchant;
+  if (!ip) return;
+  const sameCity = !!(ip.city && m.city && matchName(ip.city, m.city).matched);
+  const close = ip.latitude !== undefined && ip.longitude !== undefined && m.latitude !== undefined && m.longitude !== undefined
+    && distanceKm({ latitude: ip.latitude, longitude: ip.longitude }, { latitude: m.latitude, longitude: m.longitude }) <= 50;
+  if (sameCity || close) { s.points += 0.5; s.evidence.push('ipAddress'); }
+};
+
+/** The rules a candidate is scored by, in order (the order of its evidence list). */
+const CANDIDATE_RULES: readonly CandidateRule[] = [nameRule, postcodeRule, addressRule, cityRule, countryRule, nearRule, ipRule];
+
+/**
+ * The best-scored candidate, with a confidence: a base by what matched (name and location 0.85-0.95,
+ * name alone 0.75, name with a contradiction 0.35, location alone 0.6) times its share of the
+ * candidates' softmax over points.
+ */
+function bestMerchant(scored: Scored[]): NormalisedMerchant {
+  scored.sort((a, b) => b.points - a.points);
+  const best = scored[0]!;
+  const top = best.points;
+  const share = 1 / scored.reduce((s, c) => s + Math.exp(c.points - top), 0);
+  let base: number;
+  if (best.nameMatched && best.locationMatched) base = 0.85 + 0.1 * Math.max(0, (best.nameScore - 0.8) / 0.2);
+  else if (best.nameMatched && !best.contradiction) base = 0.75;
+  else if (best.nameMatched) base = 0.35;
+  else base = 0.6;
+  return {
+    data: { ...best.p.merchant },
+    confidenceLevel: Math.round(Math.min(0.99, base * share) * 100) / 100,
+    nameMatched: best.nameMatched,
+    locationMatched: best.locationMatched,
+    matchedOn: best.evidence,
+    nameScore: best.nameScore,
+    matchedText: best.text,
+  };
 }
