@@ -25,7 +25,7 @@ import type { FieldContext, FieldResults } from '../fields/types.js';
 import { capUnsettledOrder, combineReadings } from './combine.js';
 import { REREAD_HEIGHTS, secondLookDate, secondLookItems, withLine } from './second-look.js';
 import { analysisCopy, rotateGray } from '../ocr/preprocess.js';
-import type { Rotation, WorkingImage } from '../ocr/preprocess.js';
+import type { GrayImage, Rotation, WorkingImage } from '../ocr/preprocess.js';
 import { AXIS_ANALYSIS_LONG_SIDE, textDirection } from '../ocr/orientation.js';
 import type { LineReader, PageReader, ReadWord } from '../ocr/reader.js';
 import type { OcrPage } from '../ocr/pool.js';
@@ -61,10 +61,27 @@ export interface FastReading {
   warnings: string[];
 }
 
-export async function readImageFast(page: RasterPage, readers: FastReaders, ctx: { fields: FieldContext; languages: string[]; signal: AbortSignal; clock?: StageClock }): Promise<FastReading> {
-  const clock = ctx.clock ?? new StageClock();
+/** What the steps of the fast reading share: the upright working image, its frame, and the first reading. */
+interface Fast {
+  readers: FastReaders;
+  ctx: { fields: FieldContext; languages: string[]; signal: AbortSignal };
+  clock: StageClock;
+  warnings: string[];
+  upright: GrayImage;
+  rotation: Rotation;
+  orientationConfidence: number;
+  /** The page's frame (OcrPage without its lines). */
+  meta: Omit<OcrPage, 'lines'>;
+  /** Working-image words to the frame's pixels, and boxes back. */
+  toOriginal(w: ReadWord): Word;
+  toWorking(b: Box): Box;
+  /** The primary reader's reading. */
+  docP: Document;
+}
+
+/** Decodes the page, finds its text direction, reads it whole with the primary reader (which says whether it is upside down). */
+async function readFirst(page: RasterPage, readers: FastReaders, ctx: Fast['ctx'], clock: StageClock): Promise<Fast> {
   const { signal, languages } = ctx;
-  const warnings: string[] = [];
   const work = await clock.time('decode', () => readers.working(page, false));
   const direction = await clock.time('orientation', async () => textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE)));
   let rotation: Rotation = direction.vertical ? 90 : 0;
@@ -88,91 +105,112 @@ export async function readImageFast(page: RasterPage, readers: FastReaders, ctx:
   };
   const primaryWords = first.lines.flat().map(toOriginal);
   const docP = buildDocument([{ ...meta, lines: first.grouped ? first.lines.map((l) => lineFromWords(l.map(toOriginal))) : linesFromWords(primaryWords) }]);
+  return { readers, ctx, clock, warnings: [], upright, rotation, orientationConfidence, meta, toOriginal, toWorking, docP };
+}
 
-  // the header band, read by the line reader
-  let doc = docP;
-  const headerEnd = headerLineCount(docP);
-  if (headerEnd > 0 && !signal.aborted) {
-    const bottom = docP.lines[headerEnd - 1]!.box.y1;
-    const next = docP.lines[headerEnd];
-    const cut = next ? Math.min(next.box.y0, bottom + (next.box.y0 - bottom) / 2) : bottom;
-    const band: Box = { x0: 0, y0: 0, x1: meta.width, y1: Math.min(meta.height, cut + 0.25 * lineHeight(docP)) };
-    try {
-      const read = await clock.time(`header:${readers.lines.name}`, () => readers.lines.readRegions(upright, [toWorking(band)], { mode: 'block', languages, signal }));
-      const words = (read[0]?.[0] ?? []).map(toOriginal).filter((w) => w.text.trim());
-      if (words.length) {
-        const body = docP.lines.slice(headerEnd).map(({ index: _i, page: _p, ...l }) => l);
-        const header = linesFromWords(words).filter((l) => (l.box.y0 + l.box.y1) / 2 < cut);
-        doc = buildDocument([{ ...meta, lines: [...header, ...body] }]);
-      }
-    } catch (e) {
-      if (signal.aborted) throw e;
-      warnings.push(`the header was not read again: ${e instanceof Error ? e.message : String(e)}`);
-    }
+/** The header band (headerLineCount) read again by the line reader, in place of the primary reading's header lines. */
+async function readHeaderBand(f: Fast, headerEnd: number): Promise<Document> {
+  const { docP, meta, ctx: { signal, languages } } = f;
+  if (headerEnd <= 0 || signal.aborted) return docP;
+  const bottom = docP.lines[headerEnd - 1]!.box.y1;
+  const next = docP.lines[headerEnd];
+  const cut = next ? Math.min(next.box.y0, bottom + (next.box.y0 - bottom) / 2) : bottom;
+  const band: Box = { x0: 0, y0: 0, x1: meta.width, y1: Math.min(meta.height, cut + 0.25 * lineHeight(docP)) };
+  try {
+    const read = await f.clock.time(`header:${f.readers.lines.name}`, () => f.readers.lines.readRegions(f.upright, [f.toWorking(band)], { mode: 'block', languages, signal }));
+    const words = (read[0]?.[0] ?? []).map(f.toOriginal).filter((w) => w.text.trim());
+    if (!words.length) return docP;
+    const body = docP.lines.slice(headerEnd).map(({ index: _i, page: _p, ...l }) => l);
+    const header = linesFromWords(words).filter((l) => (l.box.y0 + l.box.y1) / 2 < cut);
+    return buildDocument([{ ...meta, lines: [...header, ...body] }]);
+  } catch (e) {
+    if (signal.aborted) throw e;
+    f.warnings.push(`the header was not read again: ${e instanceof Error ? e.message : String(e)}`);
+    return docP;
   }
-  const headerCut = doc === docP ? -1 : doc.lines.findIndex((l) => l.words === docP.lines[headerEnd]?.words);
-  const inHeader = (i: number): boolean => doc !== docP && (headerCut < 0 || i < headerCut);
-  let fields = clock.timeSync('fields', () => extractFields(doc, ctx.fields));
+}
 
-  // the field lines, read by the other reader: tesseract for the body, PaddleOCR's own words for the header
+/**
+ * The lines of the total, the date and the tax, read by the other reader (tesseract for the body,
+ * PaddleOCR's own words for the header) and weighed as a second opinion where it read the value on a
+ * line it re-read: a value both derive from the same unread lines (a sum of items) is one reading, not two.
+ */
+async function readFieldLines(f: Fast, doc: Document, inHeader: (i: number) => boolean, fields: FieldResults): Promise<FieldResults> {
+  const { signal, languages } = f.ctx;
   const keys = (['totalAmount', 'date', 'taxAmount'] as const).filter((k) => fields[k]);
   const targets = [...new Set(keys.map((k) => fields[k]!.lineIndex))].filter((i) => doc.lines[i]);
-  if (!signal.aborted && targets.length) {
-    let other = doc;
-    const body = targets.filter((i) => !inHeader(i));
-    for (const i of targets.filter(inHeader)) {
-      const words = wordsInside(docP, doc.lines[i]!.box);
-      if (words.length) other = withLine(other, i, words);
-    }
-    if (body.length) {
-      try {
-        const reads = await clock.time(`lines:${readers.lines.name}`, () => readers.lines.readRegions(upright, body.map((i) => toWorking(doc.lines[i]!.box)), { mode: 'line', heights: [48], languages, signal }));
-        body.forEach((i, j) => { const ws = reads[j]?.[0]; if (ws?.length) other = withLine(other, i, ws.map(toOriginal)); });
-      } catch (e) {
-        if (signal.aborted) throw e;
-      }
-    }
-    if (other !== doc) {
-      const again = clock.timeSync('fields', () => extractFields(other, { ...ctx.fields, extractLineItems: false }));
-      // a second opinion only where the other reading read the value on a line it re-read: a value both
-      // derive from the same unread lines (a sum of items) is one reading, not two
-      const opinion: FieldResults = { ...again, lineItems: undefined, itemsCheck: undefined };
-      for (const k of keys) {
-        const mine = fields[k], theirs = opinion[k];
-        if (theirs && (!targets.includes(theirs.lineIndex) || !theirs.boxes.length || !mine?.boxes.length)) opinion[k] = undefined;
-      }
-      fields = combineReadings(doc, fields, other, opinion, 'line-reader');
-    }
+  if (signal.aborted || !targets.length) return fields;
+  let other = doc;
+  const body = targets.filter((i) => !inHeader(i));
+  for (const i of targets.filter(inHeader)) {
+    const words = wordsInside(f.docP, doc.lines[i]!.box);
+    if (words.length) other = withLine(other, i, words);
   }
-
-  // the tail: no total or no date in the first reading: the whole page by the line reader, weighed
-  if ((!fields.totalAmount || !fields.date) && !signal.aborted) {
+  if (body.length) {
     try {
-      const whole = await clock.time(`page:${readers.lines.name}`, () => readers.lines.readPage(upright, { languages, signal }));
-      const lines = whole.grouped ? whole.lines.map((l) => lineFromWords(l.map(toOriginal))) : linesFromWords(whole.lines.flat().map(toOriginal));
-      const docT = buildDocument([{ ...meta, lines }]);
-      const fieldsT = clock.timeSync('fields', () => extractFields(docT, ctx.fields));
-      fields = combineReadings(doc, fields, docT, fieldsT, 'second-reader');
+      const reads = await f.clock.time(`lines:${f.readers.lines.name}`, () => f.readers.lines.readRegions(f.upright, body.map((i) => f.toWorking(doc.lines[i]!.box)), { mode: 'line', heights: [48], languages, signal }));
+      body.forEach((i, j) => { const ws = reads[j]?.[0]; if (ws?.length) other = withLine(other, i, ws.map(f.toOriginal)); });
     } catch (e) {
       if (signal.aborted) throw e;
     }
   }
+  if (other === doc) return fields;
+  const again = f.clock.timeSync('fields', () => extractFields(other, { ...f.ctx.fields, extractLineItems: false }));
+  const opinion: FieldResults = { ...again, lineItems: undefined, itemsCheck: undefined };
+  for (const k of keys) {
+    const mine = fields[k], theirs = opinion[k];
+    if (theirs && (!targets.includes(theirs.lineIndex) || !theirs.boxes.length || !mine?.boxes.length)) opinion[k] = undefined;
+  }
+  return combineReadings(doc, fields, other, opinion, 'line-reader');
+}
 
-  // second looks: an uncertain date's line, items that do not add up (line reader, at several heights)
+/** The tail: no total or no date in the first reading: the whole page by the line reader, weighed. */
+async function readTail(f: Fast, doc: Document, fields: FieldResults): Promise<FieldResults> {
+  const { signal, languages } = f.ctx;
+  if ((fields.totalAmount && fields.date) || signal.aborted) return fields;
+  try {
+    const whole = await f.clock.time(`page:${f.readers.lines.name}`, () => f.readers.lines.readPage(f.upright, { languages, signal }));
+    const lines = whole.grouped ? whole.lines.map((l) => lineFromWords(l.map(f.toOriginal))) : linesFromWords(whole.lines.flat().map(f.toOriginal));
+    const docT = buildDocument([{ ...f.meta, lines }]);
+    const fieldsT = f.clock.timeSync('fields', () => extractFields(docT, f.ctx.fields));
+    return combineReadings(doc, fields, docT, fieldsT, 'second-reader');
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return fields;
+  }
+}
+
+/** Second looks: an uncertain date's line, items that do not add up (line reader, at several heights); a failed look leaves the fields. */
+async function secondLooks(f: Fast, doc: Document, fields: FieldResults): Promise<FieldResults> {
+  const { signal, languages } = f.ctx;
   const reread = async (lines: Line[]): Promise<ReadWord[][][]> => {
-    const reads = await clock.time(`lines:${readers.lines.name}`, () => readers.lines.readRegions(upright, lines.map((l) => toWorking(l.box)), { mode: 'line', heights: REREAD_HEIGHTS, languages, signal }));
-    return reads.map((perHeight) => perHeight.map((ws) => ws.map(toOriginal)));
+    const reads = await f.clock.time(`lines:${f.readers.lines.name}`, () => f.readers.lines.readRegions(f.upright, lines.map((l) => f.toWorking(l.box)), { mode: 'line', heights: REREAD_HEIGHTS, languages, signal }));
+    return reads.map((perHeight) => perHeight.map((ws) => ws.map(f.toOriginal)));
   };
-  const guarded = async (f: () => Promise<FieldResults>, fallback: FieldResults): Promise<FieldResults> => {
-    try { return await f(); } catch (e) { if (signal.aborted) throw e; return fallback; }
+  const guarded = async (look: () => Promise<FieldResults>, fallback: FieldResults): Promise<FieldResults> => {
+    try { return await look(); } catch (e) { if (signal.aborted) throw e; return fallback; }
   };
   const before = fields;
-  fields = await guarded(() => secondLookDate(doc, before, ctx.fields, reread), before);
-  if (ctx.fields.extractLineItems) {
-    const now = fields;
-    fields = await guarded(() => secondLookItems(doc, now, ctx.fields, reread), now);
+  let out = await guarded(() => secondLookDate(doc, before, f.ctx.fields, reread), before);
+  if (f.ctx.fields.extractLineItems) {
+    const now = out;
+    out = await guarded(() => secondLookItems(doc, now, f.ctx.fields, reread), now);
   }
-  return { document: doc, fields: capUnsettledOrder(fields), rotation, orientationConfidence, warnings };
+  return out;
+}
+
+export async function readImageFast(page: RasterPage, readers: FastReaders, ctx: { fields: FieldContext; languages: string[]; signal: AbortSignal; clock?: StageClock }): Promise<FastReading> {
+  const f = await readFirst(page, readers, ctx, ctx.clock ?? new StageClock());
+  const { docP } = f;
+  const headerEnd = headerLineCount(docP);
+  const doc = await readHeaderBand(f, headerEnd);
+  const headerCut = doc === docP ? -1 : doc.lines.findIndex((l) => l.words === docP.lines[headerEnd]?.words);
+  const inHeader = (i: number): boolean => doc !== docP && (headerCut < 0 || i < headerCut);
+  let fields = f.clock.timeSync('fields', () => extractFields(doc, ctx.fields));
+  fields = await readFieldLines(f, doc, inHeader, fields);
+  fields = await readTail(f, doc, fields);
+  fields = await secondLooks(f, doc, fields);
+  return { document: doc, fields: capUnsettledOrder(fields), rotation: f.rotation, orientationConfidence: f.orientationConfidence, warnings: f.warnings };
 }
 
 /** Lines of the header band: from the top to the line before the first line ending with an amount, or holding a date, at most HEADER_MAX_LINES. */

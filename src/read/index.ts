@@ -85,46 +85,62 @@ async function readSecond(readers: Readers, page: RasterPage, rotation: Rotation
   return toPage(page, work, { rotation, width: upright.width, height: upright.height, lines: [found.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.box }))] }, (groups) => linesFromWords(groups.flat()));
 }
 
-export async function readDocument(input: LoadedInput, readers: Readers, ctx: ReadContext): Promise<DocumentReading> {
-  const { signal } = ctx;
-  const clock = ctx.clock ?? new StageClock();
-  const fieldContext = ctx.fields;
-  const warnings: string[] = [];
-  const budget = new PageBudget({ ms: ctx.pageBudgetMs, readings: ctx.rereadBudget });
-  /** The input's one page, when it is one image. */
-  const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
-  // readers that are not started yet start now, side by side: tesseract's worker loads in its own thread
-  // while the page is decoded and the PaddleOCR models load here (a new engine's first page). The models
-  // load synchronously on this thread (onnxruntime-node): for a one-page image, only once its pixels
-  // decoded, so a file only a full decode finds damaged fails at once, not after the loading
-  if (input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) {
-    readers.tesseract.warm(ctx.languages);
-    if (one && readers.paddle?.warm) {
-      const paddle = readers.paddle;
-      readers.tesseract.working(one, DEFAULT_SCALING, false).then(() => { if (!signal.aborted) paddle.warm?.(); }, () => undefined);
-    } else readers.paddle?.warm?.();
-  }
-  // the fast reading of a one-page image (read/fast.ts); the thorough way below when it cannot run
-  if (one && readers.paddle && ctx.reading === 'fast') {
-    try {
-      const r = await readImageFast(one, {
-        primary: readers.paddle, lines: readers.tesseract, working: (page, enhance) => readers.tesseract.working(page, DEFAULT_SCALING, enhance),
-      }, { fields: fieldContext, languages: ctx.languages, signal, clock });
-      return { document: r.document, fields: r.fields, rotation: r.rotation, warnings: [...warnings, ...r.warnings, ...r.fields.warnings] };
-    } catch (e) {
-      if (signal.aborted || (isReceiptKitError(e) && e.code === 'TIMEOUT')) throw e;
-      warnings.push(`the fast reading failed, the page is read the thorough way: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
+/** A reading of the one page again, whole: its document and simple fields (readAgain). */
+interface Reread { doc: Document; fields: FieldResults }
 
-  // a one-page image: the second reader reads it upright (as most pages are) while tesseract reads it
-  // and finds its orientation, on another core; that reading is kept when tesseract finds the page
-  // upright, and the page is read again turned when it does not
-  let ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined;
-  if (one && readers.paddle && !signal.aborted) {
-    ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));
-    ahead.catch(() => undefined); // unused when the page is turned; a failure is reported where it is used
+/** What the stages of the thorough reading share: the first reading, the fields so far, the budget. */
+interface Thorough {
+  input: LoadedInput;
+  readers: Readers;
+  ctx: ReadContext;
+  signal: AbortSignal;
+  clock: StageClock;
+  budget: PageBudget;
+  warnings: string[];
+  document: Document;
+  fields: FieldResults;
+  /** The one page, when it is an image that was OCR'd: what the whole-page re-readings read. */
+  image: RasterPage | undefined;
+  /** The page's own language, when it is read in it (ownLanguage). */
+  own: string | undefined;
+  /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings. */
+  ownReading: Reread | undefined;
+  /** The second reader's reading. */
+  second: Reread | undefined;
+}
+
+/**
+ * Starts the readers that are not started yet, side by side: tesseract's worker loads in its own thread
+ * while the page is decoded and the PaddleOCR models load here (a new engine's first page). The models
+ * load synchronously on this thread (onnxruntime-node): for a one-page image, only once its pixels
+ * decoded, so a file only a full decode finds damaged fails at once, not after the loading.
+ */
+function warmReaders(input: LoadedInput, readers: Readers, ctx: ReadContext, one: RasterPage | undefined): void {
+  if (!input.pages.some((p) => p.kind === 'raster' || (p.kind === 'text' && p.images?.length))) return;
+  readers.tesseract.warm(ctx.languages);
+  if (one && readers.paddle?.warm) {
+    const paddle = readers.paddle;
+    readers.tesseract.working(one, DEFAULT_SCALING, false).then(() => { if (!ctx.signal.aborted) paddle.warm?.(); }, () => undefined);
+  } else readers.paddle?.warm?.();
+}
+
+/** The fast reading of a one-page image (read/fast.ts), or undefined (with a warning) when it failed: the thorough way then. */
+async function tryFast(one: RasterPage, readers: Readers & { paddle: NonNullable<Readers['paddle']> }, ctx: ReadContext, clock: StageClock, warnings: string[]): Promise<DocumentReading | undefined> {
+  try {
+    const r = await readImageFast(one, {
+      primary: readers.paddle, lines: readers.tesseract, working: (page, enhance) => readers.tesseract.working(page, DEFAULT_SCALING, enhance),
+    }, { fields: ctx.fields, languages: ctx.languages, signal: ctx.signal, clock });
+    return { document: r.document, fields: r.fields, rotation: r.rotation, warnings: [...warnings, ...r.warnings, ...r.fields.warnings] };
+  } catch (e) {
+    if (ctx.signal.aborted || (isReceiptKitError(e) && e.code === 'TIMEOUT')) throw e;
+    warnings.push(`the fast reading failed, the page is read the thorough way: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
   }
+}
+
+/** Every page's first reading: text layers (and the pictures on them), and tesseract on each image. */
+async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadContext, clock: StageClock, budget: PageBudget, warnings: string[]) {
+  const { signal } = ctx;
   const pages: Parameters<typeof buildDocument>[0] = [];
   let targetRotation = 0;
   let enhancedPhoto = false;
@@ -133,135 +149,179 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     if (page.kind === 'text') {
       const imageWords = page.images?.length ? await readPageImages(readers, page, ctx.languages, signal, warnings) : [];
       pages.push(pageFromText(imageWords.length ? { ...page, words: [...page.words, ...imageWords] } : page));
-    } else {
-      let r;
-      const readStarted = performance.now();
-      try {
-        r = await clock.time('read:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, detectOrientation: true, signal }));
-      } catch (e) {
-        throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
-      }
-      budget.firstReading(performance.now() - readStarted);
-      warnings.push(...r.warnings);
-      if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
-      if (input.pages.length === 1) enhancedPhoto = r.enhanced;
-      pages.push(await inPaperFrame({ ...r.page, index: page.index }, page));
+      continue;
     }
-  }
-  const document = buildDocument(pages);
-  let fields = extractFields(document, fieldContext);
-  const only = input.pages.length === 1 ? input.pages[0] : undefined;
-  /** The one page, when it is an image that was OCR'd: what the whole-page re-readings below read. */
-  const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
-  /** The one page read again whole (another language, image or scale): its document and simple fields. */
-  const readAgain = async (page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract') => {
-    const r = await clock.time(stage, () => readers.tesseract.recognize(page, { languages: ctx.languages, ...how, signal, rotation: document.pages[0]!.rotation }));
-    const doc = buildDocument([{ ...r.page, index: 0 }]);
-    return { doc, fields: extractFields(doc, { ...fieldContext, extractLineItems: false }) };
-  };
-  const own = image && !signal.aborted ? ownLanguage(fields, ctx) : undefined;
-  /** The page read in its own language (enhance by default, as recognize does): reused by the alternate readings below. */
-  let ownReading: Awaited<ReturnType<typeof readAgain>> | undefined;
-  // the page's own language is part of reading it at all (the first model cannot spell its labels): counted, not timed
-  if (image && own && budget.allows(`read:${own}`, 'whole', true)) {
+    let r;
+    const readStarted = performance.now();
     try {
-      ownReading = await readAgain(image, { languages: [own] }, `read:tesseract:${own}`);
-      // the labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
-      // total and tax are weighed against the first reading's; the date and the name stay the first
-      // reading's (the English model reads digits and a bold or logo name as well or better)
-      fields = combineReadings(document, fields, ownReading.doc, ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'] });
+      r = await clock.time('read:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, detectOrientation: true, signal }));
     } catch (e) {
-      if (signal.aborted) throw e;
-      warnings.push(`the page was not read again in ${own}: ${e instanceof Error ? e.message : String(e)}`);
+      throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
     }
+    budget.firstReading(performance.now() - readStarted);
+    warnings.push(...r.warnings);
+    if (page.index === 0 || pages.length === 0) targetRotation = r.rotation;
+    if (input.pages.length === 1) enhancedPhoto = r.enhanced;
+    pages.push(await inPaperFrame({ ...r.page, index: page.index }, page));
   }
-  // a one-page image is read again by the second reader (PaddleOCR, ocr/paddle.ts); when both readings
-  // give the same total and date, tesseract's own re-readings below have nothing left to settle
-  let second: { doc: Document; fields: FieldResults } | undefined;
-  if (image && readers.paddle && !signal.aborted) {
+  return { pages, targetRotation, enhancedPhoto };
+}
+
+/** The one page read again whole (another language, image or scale): its document and simple fields. */
+async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract'): Promise<Reread> {
+  const r = await t.clock.time(stage, () => t.readers.tesseract.recognize(page, { languages: t.ctx.languages, ...how, signal: t.signal, rotation: t.document.pages[0]!.rotation }));
+  const doc = buildDocument([{ ...r.page, index: 0 }]);
+  return { doc, fields: extractFields(doc, { ...t.ctx.fields, extractLineItems: false }) };
+}
+
+/**
+ * The page read in its own language (counted, not timed: the first model cannot spell its labels).
+ * The labels of the amounts are legible in the page's language ("Tổng tiền", "Tiền khách trả"): its
+ * total and tax are weighed against the first reading's; the date and the name stay the first
+ * reading's (the English model reads digits and a bold or logo name as well or better).
+ */
+async function readInOwnLanguage(t: Thorough): Promise<void> {
+  if (!t.image || !t.own || !t.budget.allows(`read:${t.own}`, 'whole', true)) return;
+  try {
+    t.ownReading = await readAgain(t, t.image, { languages: [t.own] }, `read:tesseract:${t.own}`);
+    t.fields = combineReadings(t.document, t.fields, t.ownReading.doc, t.ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'] });
+  } catch (e) {
+    if (t.signal.aborted) throw e;
+    t.warnings.push(`the page was not read again in ${t.own}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The second reader's reading of a one-page image (the one read ahead when the page is upright). */
+async function readBySecond(t: Thorough, ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined): Promise<void> {
+  if (!t.image || !t.readers.paddle || t.signal.aborted) return;
+  try {
+    const rotation = t.document.pages[0]!.rotation;
+    const page = ahead && rotation === 0 ? await ahead : await t.clock.time('read:paddleocr', () => readSecond(t.readers, t.image!, rotation, t.signal));
+    const doc = buildDocument([{ ...page, index: 0 }]);
+    t.second = { doc, fields: extractFields(doc, t.ctx.fields) };
+  } catch (e) {
+    if (t.signal.aborted) throw e;
+    t.warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * A photographed page read from its enhanced image, whose total or date is uncertain: other readings,
+ * in the country's own language when the document shows one that is installed (values only: the same
+ * pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed).
+ */
+async function readAlternates(t: Thorough, image: RasterPage): Promise<void> {
+  const { fields, ctx } = t;
+  const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, ctx.langPath) : undefined;
+  const readings = [
+    ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
+    { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
+  ];
+  for (const alt of readings) {
+    if (t.signal.aborted) break;
+    // the page's own-language reading is this very reading (same language, enhanced): not made twice
+    const made = t.ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === t.own ? t.ownReading : undefined;
+    if (!made && !t.budget.allows(alt.tag, 'whole')) break;
     try {
-      const rotation = document.pages[0]!.rotation;
-      const page = ahead && rotation === 0 ? await ahead : await clock.time('read:paddleocr', () => readSecond(readers, image, rotation, signal));
-      const doc = buildDocument([{ ...page, index: 0 }]);
-      second = { doc, fields: extractFields(doc, fieldContext) };
+      const again = made ?? await readAgain(t, image, { languages: alt.languages, enhance: alt.enhance });
+      t.fields = preferAlternate(t.document, t.fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
     } catch (e) {
-      if (signal.aborted) throw e;
-      warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
+      if (t.signal.aborted) throw e; // a failed alternate reading leaves the first
     }
   }
-  const settled = !!second && readersAgree(fields, second.fields, ['totalAmount', 'date']);
-  // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
-  if (second && readsAsNoise(fields, second.fields)) budget.stop('both readers read the page as noise (no date, no total)');
-  // a photographed page read from its enhanced image: when total or date is uncertain, other readings:
-  // in the country's own language when the document shows one that is installed (values only: the same
-  // pixels misread alike), and of the plain image (values, and a date both images agree on is confirmed)
-  if (!settled && enhancedPhoto && image && needsAlternate(fields) && !signal.aborted) {
-    const local = fields.country && fields.country.confidence >= LOCAL_READING_MIN_COUNTRY ? countryLanguage(fields.country.code, ctx.langPath) : undefined;
-    const readings = [
-      ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
-      { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
-    ];
-    for (const alt of readings) {
-      if (signal.aborted) break;
-      // the page's own-language reading above is this very reading (same language, enhanced): not made twice
-      const made = ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === own ? ownReading : undefined;
-      if (!made && !budget.allows(alt.tag, 'whole')) break;
-      try {
-        const again = made ?? await readAgain(image, { languages: alt.languages, enhance: alt.enhance });
-        fields = preferAlternate(document, fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
-      } catch (e) {
-        if (signal.aborted) throw e; // a failed alternate reading leaves the first
-      }
-    }
-  }
-  // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
-  const reader = async (lines: Line[]) => {
+}
+
+/** Reads lines again from the image at several heights (the second looks of fields/second-look.ts), within the budget. */
+function lineReader(t: Thorough) {
+  return async (lines: Line[]) => {
     const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
     for (const pageIndex of new Set(lines.map((l) => l.page))) {
-      const page = input.pages[pageIndex];
-      const docPage = document.pages[pageIndex];
-      if (!page || page.kind !== 'raster' || !docPage || signal.aborted) continue;
+      const page = t.input.pages[pageIndex];
+      const docPage = t.document.pages[pageIndex];
+      if (!page || page.kind !== 'raster' || !docPage || t.signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
-      if (!budget.allows('lines', 'lines')) break; // unread lines leave the first reading
+      if (!t.budget.allows('lines', 'lines')) break; // unread lines leave the first reading
       try {
-        const reads = await clock.time('lines:tesseract', () => readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: ctx.languages, signal }));
+        const reads = await t.clock.time('lines:tesseract', () => t.readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: t.ctx.languages, signal: t.signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
-        if (signal.aborted) throw e; // a failed second look leaves the first reading
+        if (t.signal.aborted) throw e; // a failed second look leaves the first reading
       }
     }
     return out;
   };
-  if (!settled) fields = await secondLookDate(document, fields, fieldContext, reader);
-  if (fieldContext.extractLineItems) fields = await secondLookItems(document, fields, fieldContext, reader);
-  // a one-page photo or scan whose total or date is still uncertain: whole-page confirming passes
-  const confirmPasses = Math.min(ctx.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
-  // (they confirm only as a set: the budget admits all of them or none, never a pass that would be discarded)
-  if (!settled && confirmPasses > 0 && image && needsConfirmation(fields) && budget.allows('pass-readings', 'whole', false, confirmPasses)) {
-    const passes: Array<{ doc: Document; fields: FieldResults }> = [];
-    for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
-      if (signal.aborted) break;
-      try {
-        passes.push(await readAgain(image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
-      } catch (e) {
-        if (signal.aborted) throw e;
-        break; // a failed pass confirms nothing
-      }
-    }
-    if (passes.length === confirmPasses) {
-      // a pass that reads the total clearly more confidently replaces it; agreement raises only the first reading's total
-      const first = fields.totalAmount;
-      passes.forEach((p, i) => { fields = preferAlternate(document, fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
-      if (fields.totalAmount === first) fields = confirmByPasses(fields, passes.map((p) => p.fields));
+}
+
+/**
+ * Whole-page confirming passes at other scales, for a one-page image whose total or date is still
+ * uncertain. They confirm only as a set: the budget admits all of them or none, never a pass that would
+ * be discarded. A pass that reads the total clearly more confidently replaces it; agreement raises only
+ * the first reading's total.
+ */
+async function confirmingPasses(t: Thorough, image: RasterPage): Promise<void> {
+  const confirmPasses = Math.min(t.ctx.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
+  if (confirmPasses <= 0 || !needsConfirmation(t.fields) || !t.budget.allows('pass-readings', 'whole', false, confirmPasses)) return;
+  const passes: Reread[] = [];
+  for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
+    if (t.signal.aborted) break;
+    try {
+      passes.push(await readAgain(t, image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
+    } catch (e) {
+      if (t.signal.aborted) throw e;
+      break; // a failed pass confirms nothing
     }
   }
+  if (passes.length !== confirmPasses) return;
+  const first = t.fields.totalAmount;
+  passes.forEach((p, i) => { t.fields = preferAlternate(t.document, t.fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
+  if (t.fields.totalAmount === first) t.fields = confirmByPasses(t.fields, passes.map((p) => p.fields));
+}
+
+export async function readDocument(input: LoadedInput, readers: Readers, ctx: ReadContext): Promise<DocumentReading> {
+  const { signal } = ctx;
+  const clock = ctx.clock ?? new StageClock();
+  const warnings: string[] = [];
+  const budget = new PageBudget({ ms: ctx.pageBudgetMs, readings: ctx.rereadBudget });
+  /** The input's one page, when it is one image. */
+  const one = input.pages.length === 1 && input.pages[0]!.kind === 'raster' ? input.pages[0] as RasterPage : undefined;
+  warmReaders(input, readers, ctx, one);
+  if (one && readers.paddle && ctx.reading === 'fast') {
+    const fast = await tryFast(one, { ...readers, paddle: readers.paddle }, ctx, clock, warnings);
+    if (fast) return fast;
+  }
+  // a one-page image: the second reader reads it upright (as most pages are) while tesseract reads it
+  // and finds its orientation, on another core; that reading is kept when tesseract finds the page
+  // upright, and the page is read again turned when it does not
+  let ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined;
+  if (one && readers.paddle && !signal.aborted) {
+    ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));
+    ahead.catch(() => undefined); // unused when the page is turned; a failure is reported where it is used
+  }
+  const { pages, targetRotation, enhancedPhoto } = await firstReadings(input, readers, ctx, clock, budget, warnings);
+  const document = buildDocument(pages);
+  const only = input.pages.length === 1 ? input.pages[0] : undefined;
+  const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
+  const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document, fields: extractFields(document, ctx.fields), image, own: undefined, ownReading: undefined, second: undefined };
+  t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
+  await readInOwnLanguage(t);
+  // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
+  await readBySecond(t, ahead);
+  const settled = !!t.second && readersAgree(t.fields, t.second.fields, ['totalAmount', 'date']);
+  // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
+  if (t.second && readsAsNoise(t.fields, t.second.fields)) budget.stop('both readers read the page as noise (no date, no total)');
+  if (!settled && enhancedPhoto && image && needsAlternate(t.fields) && !signal.aborted) await readAlternates(t, image);
+  // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
+  const reader = lineReader(t);
+  if (!settled) t.fields = await secondLookDate(document, t.fields, ctx.fields, reader);
+  if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
+  if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)
-  if (second) fields = combineReadings(document, fields, second.doc, second.fields);
-  fields = capUnsettledOrder(fields);
+  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields);
+  t.fields = capUnsettledOrder(t.fields);
   const spent = budget.warning();
   if (spent) warnings.push(spent);
-  warnings.push(...fields.warnings);
-  return { document, fields, rotation: targetRotation, warnings };
+  warnings.push(...t.fields.warnings);
+  return { document, fields: t.fields, rotation: targetRotation, warnings };
 }
 
 /**
