@@ -438,7 +438,7 @@ export const OTHER_ROW_RULES: ReadonlyArray<{ name: string; applies: (ctx: RowCo
 ];
 
 /** A line of the region as a row: a summary line (totals, tax, payment, ...) is 'other' unread; else its parsed row, 'other' when an other-row rule applies. */
-function classifyRow(f: LineFacts, afterTotals: boolean, locale: Locale): Row {
+export function classifyRow(f: LineFacts, afterTotals: boolean, locale: Locale): Row {
   if (isSummaryLine(f, afterTotals)) return { facts: f, line: f.line, lead: [], nums: [], letters: 0, kind: 'other' };
   const r = parseRow(f, locale);
   return OTHER_ROW_RULES.some((rule) => rule.applies({ f, r, afterTotals })) ? { ...r, kind: 'other' } : r;
@@ -472,7 +472,7 @@ function debugRows(debug: string[], rows: Row[], totalsStart: number, money: Mon
  * the side where more of them have a text row (code lines between skipped), on a tie below when the
  * first row of the table is a number-only row.
  */
-function descriptionsBelow(rows: Row[]): boolean {
+export function descriptionsBelow(rows: Row[]): boolean {
   let before = 0, after = 0;
   rows.forEach((r, k) => {
     if (r.kind !== 'nums') return;
@@ -563,7 +563,7 @@ export const MERGE_RULES: ReadonlyArray<{ name: string; merges: (x: FoundItem, f
 ];
 
 /** The items of the rows: each priced row (item or numbers) with a reading, named by the first name rule that names it, unless a merge rule takes it. */
-function pairRows(rows: Row[], descAfter: boolean, locale: Locale): FoundItem[] {
+export function pairRows(rows: Row[], descAfter: boolean, locale: Locale): FoundItem[] {
   const used = new Set<number>();
   const found: FoundItem[] = [];
   rows.forEach((r, k) => {
