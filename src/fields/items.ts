@@ -12,6 +12,12 @@
  * point in "1440" for 14.40 is recovered that way), and the items must add up to the subtotal or the
  * total (with or without tax, discount and rounding). Agreement raises the items' confidence; a single
  * unreadable amount is recovered from the sum when everything else agrees.
+ *
+ * `itemsFrom` runs ordered lists of small named rules: OTHER_ROW_RULES (lines that are never part of
+ * the table), NAME_RULES (the row that names a priced row; each item keeps the rule's name), MERGE_RULES
+ * (a discount, running total or breakdown line that is no item of its own), SUM_TARGETS (what the items
+ * must add up to), RECOVERY_RULES (one unconfirmed amount fixed to what a target needs) and
+ * ITEM_CONFIDENCE_RULES (an item's confidence terms).
  */
 import type { Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
@@ -393,34 +399,80 @@ export function findLineItems(doc: Document, locale: Locale, moneyFacts: MoneyFa
   return main;
 }
 
+/**
+ * The items of a region: each line classified (classifyRow, OTHER_ROW_RULES), weakly named rows given
+ * the description above, each priced row paired with its description (NAME_RULES) unless a merge rule
+ * makes it part of the item before (MERGE_RULES), then the sum checked against the money fields
+ * (SUM_TARGETS, with one unconfirmed amount recovered by RECOVERY_RULES) and each item built.
+ */
 function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[], locale: Locale, money: MoneyResolution, debug?: string[]): ItemsResult {
-  const rows: Row[] = [];
-  for (const i of regionIdx) {
-    const f = facts[i]!;
-    const afterTotals = i >= totalsStart;
-    if (isSummaryLine(f, afterTotals)) { rows.push({ facts: f, line: f.line, lead: [], nums: [], letters: 0, kind: 'other' }); continue; }
-    const r = parseRow(f, locale);
-    // a date line is not an item ("Invoice Date: August 3, 2014", "01.05.14-31.05.14")
-    if (r.kind !== 'text' && (isMarker(f) && !f.amounts.some((a) => a.moneyLike && a.atLineEnd))) { rows.push({ ...r, kind: 'other' }); continue; }
-    // below the first totals line only clear item rows count (a garbled tax line is not an item)
-    if (afterTotals && (r.kind !== 'item' || r.letters < 3)) { rows.push({ ...r, kind: 'other' }); continue; }
-    rows.push(r);
-  }
+  const rows = regionIdx.map((i) => classifyRow(facts[i]!, i >= totalsStart, locale));
+  takeDescriptionsAbove(rows, locale);
+  if (debug) debugRows(debug, rows, totalsStart, money);
+  const descAfter = descriptionsBelow(rows);
+  const found = pairRows(rows, descAfter, locale);
+  const tol = locale.wholeCurrency ? 1 : 0.011;
+  const targets = sumTargets(money);
+  let match = targets.find((t) => near(sumOf(found), t.value, tol));
+  if (!match && found.length) match = recoverOpenItem(found, targets, tol);
+  const itemsSum = sumOf(found);
+  const items = found.map((x) => lineItemOf(x, !!match));
+  const check: ItemsCheck | undefined = items.length
+    ? { itemsSum, against: match?.against ?? 'none', ...(match ? { expected: Math.round(match.value * 100) / 100 } : targets[0] ? { expected: Math.round(targets[0].value * 100) / 100 } : {}), matches: !!match }
+    : undefined;
+  return { items, ...(check ? { check } : {}) };
+}
 
-  // a row whose "name" is a unit word or a speck ("t ONIT 280 000 2240") takes the description above;
-  // a single unconfirmed number ending that description ("PLASTIC BOWL - 2.80") is part of it
-  const weakName = (r: Row) => !r.name || (r.name.text.split(/\s+/).filter((w) => lettersIn(w) >= 3).length <= 1 && r.letters <= 5);
+// ---------------------------------------------------------------------------------------------
+// Rows: each line of the region read as a row and classified.
+
+/** What an other-row rule sees: the line's facts, its parsed row, whether it is below the first totals line. */
+export interface RowContext { f: LineFacts; r: Row; afterTotals: boolean }
+
+/** The rules that make a parsed row 'other' (never an item, a description or its numbers); any one that applies decides. */
+export const OTHER_ROW_RULES: ReadonlyArray<{ name: string; applies: (ctx: RowContext) => boolean }> = [
+  /** A date or header line that is not a description and ends in no money amount ("Invoice Date: August 3, 2014", "01.05.14-31.05.14"). */
+  { name: 'date-line', applies: ({ f, r }) => r.kind !== 'text' && isMarker(f) && !f.amounts.some((a) => a.moneyLike && a.atLineEnd) },
+  /** Below the first totals line, anything but a clear item row with three letters or more (a garbled tax line is not an item). */
+  { name: 'garbled-after-totals', applies: ({ r, afterTotals }) => afterTotals && (r.kind !== 'item' || r.letters < 3) },
+];
+
+/** A line of the region as a row: a summary line (totals, tax, payment, ...) is 'other' unread; else its parsed row, 'other' when an other-row rule applies. */
+export function classifyRow(f: LineFacts, afterTotals: boolean, locale: Locale): Row {
+  if (isSummaryLine(f, afterTotals)) return { facts: f, line: f.line, lead: [], nums: [], letters: 0, kind: 'other' };
+  const r = parseRow(f, locale);
+  return OTHER_ROW_RULES.some((rule) => rule.applies({ f, r, afterTotals })) ? { ...r, kind: 'other' } : r;
+}
+
+/** A name with at most one word of three letters and five letters in all (a unit word or a speck: "t ONIT"), or none. */
+const weakName = (r: Row) => !r.name || (r.name.text.split(/\s+/).filter((w) => lettersIn(w) >= 3).length <= 1 && r.letters <= 5);
+
+/**
+ * An item row with a weak name and two numbers or more ("t ONIT 280 000 2240") becomes a row of numbers
+ * that takes the description above; when the row above is an item with one unconfirmed number
+ * ("PLASTIC BOWL - 2.80"), that number is part of its description and it becomes a text row.
+ */
+function takeDescriptionsAbove(rows: Row[], locale: Locale): void {
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!, p = rows[k - 1] ?? { kind: 'other' as const, nums: [] as Num[] } as unknown as Row;
     if (r.kind !== 'item' || !weakName(r) || r.nums.length < 2) continue;
     if (p.kind === 'text' || p.kind === 'other' || p.kind === 'nums') r.kind = 'nums';
     else if (p.kind === 'item' && p.nums.length === 1 && !readRow(p, locale)?.confirmed) { p.kind = 'text'; r.kind = 'nums'; }
   }
-  if (debug) {
-    debug.push(`totalsStart=${totalsStart} totalLine=${money.total?.source?.lineIndex}`);
-    for (const r of rows) debug.push(`${r.line.index} ${r.kind} name=${JSON.stringify(r.name?.text)} nums=${r.nums.map((n) => n.readings.join('/')).join(',')} lead=${r.lead.map((n) => n.value).join(',')} hits=${r.facts.hits.map((h) => h.role + ':' + h.keyword).join(',')}`);
-  }
-  // which way do number-only rows take their description: from the line above or below?
+}
+
+/** The rows as the debug lines print them. */
+function debugRows(debug: string[], rows: Row[], totalsStart: number, money: MoneyResolution): void {
+  debug.push(`totalsStart=${totalsStart} totalLine=${money.total?.source?.lineIndex}`);
+  for (const r of rows) debug.push(`${r.line.index} ${r.kind} name=${JSON.stringify(r.name?.text)} nums=${r.nums.map((n) => n.readings.join('/')).join(',')} lead=${r.lead.map((n) => n.value).join(',')} hits=${r.facts.hits.map((h) => h.role + ':' + h.keyword).join(',')}`);
+}
+
+/**
+ * Whether number-only rows take their description from the line below (else from the line above):
+ * the side where more of them have a text row (code lines between skipped), on a tie below when the
+ * first row of the table is a number-only row.
+ */
+export function descriptionsBelow(rows: Row[]): boolean {
   let before = 0, after = 0;
   rows.forEach((r, k) => {
     if (r.kind !== 'nums') return;
@@ -432,146 +484,225 @@ function itemsFrom(regionIdx: number[], totalsStart: number, facts: LineFacts[],
     if (rows[n]?.kind === 'text') after++;
   });
   const firstRow = rows.find((r) => r.kind === 'nums' || r.kind === 'item' || r.kind === 'text');
-  const descAfter = after > before || (after === before && after > 0 && firstRow?.kind === 'nums');
+  return after > before || (after === before && after > 0 && firstRow?.kind === 'nums');
+}
 
+// ---------------------------------------------------------------------------------------------
+// Pairing: each priced row with its description.
+
+/** A priced row with its description: the row whose text names it, every row of it, its reading, the name rule that named it. */
+export interface FoundItem { row: Row; nameRow: Row; nameLines: Row[]; reading: Reading; nameRule: string }
+
+/** What a name rule sees: the rows, the priced row r at k, the side descriptions are on, the rows already used as descriptions, the item's rows so far. */
+export interface NameContext { rows: Row[]; k: number; r: Row; descAfter: boolean; used: Set<number>; nameLines: Row[] }
+
+/** The text row below (past one code row), when descriptions are below and no item used it. */
+function textBelow({ rows, k, r, descAfter, used, nameLines }: NameContext): Row | undefined {
+  if (r.kind === 'item' || !descAfter) return undefined;
+  const skip = rows[k + 1]?.kind === 'code' ? 1 : 0;
+  const n = rows[k + 1 + skip];
+  if (!n || n.kind !== 'text' || used.has(k + 1 + skip)) return undefined;
+  used.add(k + 1 + skip);
+  nameLines.push(n);
+  return n;
+}
+
+/** When descriptions are above: the unused text and code rows since the previous item all belong to the item; its name is the first text row of them with letters. */
+function textAbove({ rows, k, r, descAfter, used, nameLines }: NameContext): Row | undefined {
+  if (r.kind === 'item' || descAfter) return undefined;
+  let j = k - 1;
+  while (j >= 0 && (rows[j]!.kind === 'text' || rows[j]!.kind === 'code') && !used.has(j)) j--;
+  for (let m = j + 1; m < k; m++) { used.add(m); nameLines.unshift(rows[m]!); }
+  return rows.slice(j + 1, k).find((x) => x.kind === 'text' && (x.letters >= 2 || lettersIn(x.line.text) >= 3));
+}
+
+/** The name rules of a priced row, in order: the first that gives a row naming it decides. */
+export const NAME_RULES: ReadonlyArray<{ name: string; find: (ctx: NameContext) => Row | undefined }> = [
+  /** An item row names itself. */
+  { name: 'own-name', find: ({ r }) => (r.kind === 'item' ? r : undefined) },
+  { name: 'text-below', find: textBelow },
+  { name: 'text-above', find: textAbove },
+  /** No description around: the row's own short text ("PPF P7 1.000 50 50.00"). */
+  { name: 'own-short-text', find: ({ r }) => (r.name && r.letters >= 2 ? r : undefined) },
+];
+
+/** One word or none in the row's name. */
+const oneWord = (r: Row) => (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1;
+
+/** A discount line under its item (a negative amount with no description of its own, or a promo code), when descriptions are above: taken off the item before. */
+function discountLine(x: FoundItem, found: FoundItem[], descAfter: boolean): boolean {
+  const { row: r, reading } = x;
+  if (!(reading.total < 0 && found.length && (r.kind === 'nums' || /\b(?:DISC\w*|PROMO\w*|PWP|LESS|VOUCHER|COUPON|POTONGAN|DISKON)\b/i.test(r.line.text)) && !descAfter)) return false;
+  const prev = found[found.length - 1]!;
+  prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
+  prev.nameLines.push(r);
+  return true;
+}
+
+/** A running total ("Qty 1 7.50" read as "Bty 1 7.50"): the sum of the items so far (two at least when confirmed), under a one-word label: dropped. */
+function runningTotal(x: FoundItem, found: FoundItem[]): boolean {
+  const { row: r, reading } = x;
+  return found.length > 0 && r.kind === 'item' && x.nameRow === r && oneWord(r)
+    && near(found.reduce((sum, y) => sum + y.reading.total, 0), reading.total, 0.001) && found.length >= (reading.confirmed ? 2 : 1);
+}
+
+/** A breakdown line within two lines under its item, the same amount under a one-word label ("Charges $1.87" under "Amazon Glacier $1.87"): a line of the item before. */
+function breakdownLine(x: FoundItem, found: FoundItem[]): boolean {
+  const { row: r, reading } = x;
+  const prev = found[found.length - 1];
+  if (!(prev && r.kind === 'item' && x.nameRow === r && oneWord(r) && near(prev.reading.total, reading.total, 0.001) && prev.row.line.index >= r.line.index - 2)) return false;
+  prev.nameLines.push(r);
+  return true;
+}
+
+/** The rules that make a named priced row no item of its own, in order: the first that applies decides (and does what it says). */
+export const MERGE_RULES: ReadonlyArray<{ name: string; merges: (x: FoundItem, found: FoundItem[], descAfter: boolean) => boolean }> = [
+  { name: 'discount-line', merges: discountLine },
+  { name: 'running-total', merges: runningTotal },
+  { name: 'breakdown-line', merges: breakdownLine },
+];
+
+/** The items of the rows: each priced row (item or numbers) with a reading, named by the first name rule that names it, unless a merge rule takes it. */
+export function pairRows(rows: Row[], descAfter: boolean, locale: Locale): FoundItem[] {
   const used = new Set<number>();
-  const found: Array<{ row: Row; nameRow: Row; nameLines: Row[]; reading: Reading }> = [];
+  const found: FoundItem[] = [];
   rows.forEach((r, k) => {
     if (r.kind !== 'item' && r.kind !== 'nums') return;
     const reading = readRow(r, locale);
     if (!reading) return;
-    let nameRow: Row | undefined = r.kind === 'item' ? r : undefined;
-    const nameLines: Row[] = [r];
-    if (!nameRow) {
-      if (descAfter) {
-        const skip = rows[k + 1]?.kind === 'code' ? 1 : 0;
-        const n = rows[k + 1 + skip];
-        if (n && n.kind === 'text' && !used.has(k + 1 + skip)) { nameRow = n; used.add(k + 1 + skip); nameLines.push(n); }
-      } else {
-        // the first text line of the block since the previous item row (the description's first line)
-        let j = k - 1;
-        while (j >= 0 && (rows[j]!.kind === 'text' || rows[j]!.kind === 'code') && !used.has(j)) j--;
-        for (let m = j + 1; m < k; m++) { used.add(m); nameLines.unshift(rows[m]!); }
-        nameRow = rows.slice(j + 1, k).find((x) => x.kind === 'text' && (x.letters >= 2 || lettersIn(x.line.text) >= 3));
-      }
-    }
-    // no description around: the row's own short text is the name ("PPF P7 1.000 50 50.00")
-    if (!nameRow && r.name && r.letters >= 2) nameRow = r;
-    if (!nameRow) return;
-    // a discount line under its item: a negative amount with no description of its own, or a promo code
-    if (reading.total < 0 && found.length && (r.kind === 'nums' || /\b(?:DISC\w*|PROMO\w*|PWP|LESS|VOUCHER|COUPON|POTONGAN|DISKON)\b/i.test(r.line.text)) && !descAfter) {
-      const prev = found[found.length - 1]!;
-      prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
-      prev.nameLines.push(r);
+    const ctx: NameContext = { rows, k, r, descAfter, used, nameLines: [r] };
+    for (const rule of NAME_RULES) {
+      const nameRow = rule.find(ctx);
+      if (!nameRow) continue;
+      const x: FoundItem = { row: r, nameRow, nameLines: ctx.nameLines, reading, nameRule: rule.name };
+      if (!MERGE_RULES.some((m) => m.merges(x, found, descAfter))) found.push(x);
       return;
     }
-    // a running total ("Qty 1 7.50" read as "Bty 1 7.50"): the sum of the items so far, under a one-word label
-    if (found.length && r.kind === 'item' && nameRow === r && (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1
-      && near(found.reduce((sum, x) => sum + x.reading.total, 0), reading.total, 0.001) && found.length >= (reading.confirmed ? 2 : 1)) {
-      return;
-    }
-    // a breakdown line under its item ("Charges $1.87" under "Amazon Glacier $1.87") is not another item
-    const prev = found[found.length - 1];
-    if (prev && r.kind === 'item' && nameRow === r && (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1 && near(prev.reading.total, reading.total, 0.001) && prev.row.line.index >= r.line.index - 2) {
-      prev.nameLines.push(r);
-      return;
-    }
-    found.push({ row: r, nameRow, nameLines, reading });
   });
+  return found;
+}
 
-  // the items must add up to the subtotal or the total (tax-inclusive or not)
-  const tol = locale.wholeCurrency ? 1 : 0.011;
-  const targets: Array<{ against: string; value: number }> = [];
-  const sub = money.subtotal?.value, tot = money.total?.value, tax = money.tax?.value, disc = money.discount?.value, rnd = money.rounding?.value;
-  if (sub !== undefined) targets.push({ against: 'subtotal', value: sub });
-  if (tot !== undefined) {
-    targets.push({ against: 'total', value: tot });
-    if (rnd !== undefined) targets.push({ against: 'total-rounding', value: tot - rnd });
-    if (tax !== undefined) targets.push({ against: 'total-tax', value: tot - tax });
-    if (disc !== undefined) targets.push({ against: 'total+discount', value: tot + Math.abs(disc) });
-    if (tax !== undefined && rnd !== undefined) targets.push({ against: 'total-tax-rounding', value: tot - tax - rnd });
+// ---------------------------------------------------------------------------------------------
+// The sum: the items must add up to the subtotal or the total (tax-inclusive or not).
+
+/** The items' sum, to the cent. */
+const sumOf = (found: FoundItem[]) => Math.round(found.reduce((s, x) => s + x.reading.total, 0) * 100) / 100;
+
+/** What the items' sum may equal, in the order tried: each named by what it is measured against. */
+export const SUM_TARGETS: ReadonlyArray<{ against: string; value: (m: MoneyResolution) => number | undefined }> = [
+  { against: 'subtotal', value: (m) => m.subtotal?.value },
+  { against: 'total', value: (m) => m.total?.value },
+  { against: 'total-rounding', value: (m) => (m.total && m.rounding ? m.total.value - m.rounding.value : undefined) },
+  { against: 'total-tax', value: (m) => (m.total && m.tax ? m.total.value - m.tax.value : undefined) },
+  { against: 'total+discount', value: (m) => (m.total && m.discount ? m.total.value + Math.abs(m.discount.value) : undefined) },
+  { against: 'total-tax-rounding', value: (m) => (m.total && m.tax && m.rounding ? m.total.value - m.tax.value - m.rounding.value : undefined) },
+];
+
+/** The targets the money fields give, in SUM_TARGETS order. */
+function sumTargets(money: MoneyResolution): Array<{ against: string; value: number }> {
+  return SUM_TARGETS.flatMap((t) => { const value = t.value(money); return value === undefined ? [] : [{ against: t.against, value }]; });
+}
+
+/** What a recovery rule sees: the open item's numbers (no percentages), the amount it needs, the tolerance, whether its amount is garbled. */
+export interface RecoveryContext { nums: Num[]; need: number; tol: number; garbled: boolean }
+
+/** A reading the row supports: another reading of one of its numbers, else a count (1-99, printed whole) times a price it prints. */
+function rowReading({ nums, need, tol }: RecoveryContext): Partial<Reading> | undefined {
+  if (nums.some((n) => n.readings.some((v) => near(v, need, tol)))) return {};
+  for (const q of nums) {
+    if (!Number.isInteger(q.value) || q.value <= 0 || q.value > 99 || q.bare) continue;
+    const u = nums.find((o) => o !== q && o.readings.some((v) => near(v * q.value, need, tol)));
+    if (u) return { quantity: q.value, unitPrice: u.readings.find((v) => near(v * q.value, need, tol))!, qtyTok: q.tok, unitTok: u.tok };
   }
-  const sumOf = () => Math.round(found.reduce((s, x) => s + x.reading.total, 0) * 100) / 100;
-  let itemsSum = sumOf();
-  let match = targets.find((t) => near(itemsSum, t.value, tol));
-  if (!match && found.length) {
-    // one item whose amount is unconfirmed: first a reading its row supports (another reading of the
-    // amount, a printed unit price, quantity x unit price), then, for an unreadable amount, the remainder
-    const open = found.filter((x) => !x.reading.confirmed);
-    if (open.length === 1) {
-      const x = open[0]!;
-      const rest = itemsSum - x.reading.total;
-      const nums = [...x.row.lead, ...x.row.nums].filter((n) => !n.percent);
-      const lastNum = x.row.nums[x.row.nums.length - 1];
-      const garbled = !!lastNum && !lastNum.money;
-      outer: for (const phase of [0, 1]) {
-        for (const t of targets) {
-          const need = Math.round((t.value - rest) * 100) / 100;
-          if (need <= 0) continue;
-          let fix: Partial<Reading> | undefined;
-          if (phase === 0) {
-            if (nums.some((n) => n.readings.some((v) => near(v, need, tol)))) fix = {};
-            else {
-              for (const q of nums) {
-                if (!Number.isInteger(q.value) || q.value <= 0 || q.value > 99 || q.bare) continue;
-                const u = nums.find((o) => o !== q && o.readings.some((v) => near(v * q.value, need, tol)));
-                if (u) { fix = { quantity: q.value, unitPrice: u.readings.find((v) => near(v * q.value, need, tol))!, qtyTok: q.tok, unitTok: u.tok }; break; }
-              }
-            }
-          } else if (garbled) fix = {};
-          if (fix) {
-            x.reading = { ...x.reading, ...fix, total: need, confirmed: false };
-            itemsSum = sumOf();
-            match = t;
-            break outer;
-          }
-        }
-      }
+  return undefined;
+}
+
+/** The recovery rules, in order, each tried on every target: the first fix decides the open item's amount (what the target needs). */
+export const RECOVERY_RULES: ReadonlyArray<{ name: string; fix: (ctx: RecoveryContext) => Partial<Reading> | undefined }> = [
+  { name: 'row-reading', fix: rowReading },
+  /** An unreadable amount (its last number not money): the remainder. */
+  { name: 'garbled-remainder', fix: ({ garbled }) => (garbled ? {} : undefined) },
+];
+
+/** One item whose amount is unconfirmed, when the sum matches no target: the first recovery rule that fixes it to what a target needs; that target, else undefined. */
+function recoverOpenItem(found: FoundItem[], targets: Array<{ against: string; value: number }>, tol: number): { against: string; value: number } | undefined {
+  const open = found.filter((x) => !x.reading.confirmed);
+  if (open.length !== 1) return undefined;
+  const x = open[0]!;
+  const rest = sumOf(found) - x.reading.total;
+  const nums = [...x.row.lead, ...x.row.nums].filter((n) => !n.percent);
+  const lastNum = x.row.nums[x.row.nums.length - 1];
+  const garbled = !!lastNum && !lastNum.money;
+  for (const rule of RECOVERY_RULES) {
+    for (const t of targets) {
+      const need = Math.round((t.value - rest) * 100) / 100;
+      if (need <= 0) continue;
+      const fix = rule.fix({ nums, need, tol, garbled });
+      if (!fix) continue;
+      x.reading = { ...x.reading, ...fix, total: need, confirmed: false };
+      return t;
     }
   }
+  return undefined;
+}
 
-  const items: LineItem[] = found.map(({ row, nameRow, nameLines, reading }) => {
-    const line = row.line;
-    let nm = nameRow.name ?? { text: nameRow.line.text.trim(), start: 0, end: nameRow.line.text.length };
-    if (nameRow === row && row.name) {
-      // numbers right after the name that the arithmetic did not use belong to it ("Exchange 2010 3,89 3,89")
-      const usedToks = new Set([reading.qtyTok, reading.unitTok, reading.totalTok].filter(Boolean));
-      let end = nm.end;
-      for (const n of row.nums) {
-        if (usedToks.has(n.tok) || n.tok.start < end) break;
-        if (!/^\d+$/.test(n.tok.text) || n.qtyMark || n.unit || !reading.confirmed) break;
-        end = n.tok.end;
-      }
-      if (end !== nm.end) nm = { text: line.text.slice(nm.start, end), start: nm.start, end };
-    }
-    const nameText = cleanName(nm.text);
-    const qty = reading.quantity ?? 1;
-    const unit = reading.unitPrice ?? (qty ? Math.round((reading.total / qty) * 10000) / 10000 : reading.total);
-    let conf = 0.55;
-    if (reading.confirmed) conf += 0.2;
-    if (match) conf += 0.2;
-    if (lettersIn(nameText) < 3) conf -= 0.25;
-    if (nameRow.line.confidence < 0.6) conf -= 0.1;
-    const lines = [...new Set(nameLines.map((x) => x.line))].sort((a, b) => a.index - b.index);
-    const codeRow = [row, nameRow].find((x) => x.code);
-    return {
-      name: part(nameText, nameRow.line, nm),
-      quantity: part(qty, line, reading.qtyTok),
-      unitPrice: part(unit, line, reading.unitTok),
-      totalPrice: part(reading.total, line, reading.totalTok),
-      ...(codeRow?.code ? { productCode: part(codeRow.code.text.replace(/[^\p{L}\p{N}-]/gu, '').replace(/-$/, ''), codeRow.line, codeRow.code) } : {}),
-      confidence: roundConfidence(Math.max(0.05, Math.min(0.95, conf))),
-      text: lines.map((l) => l.text).join('\n'),
-      lineIndex: lines[0]!.index,
-      lineIndices: lines.map((l) => l.index),
-      page: line.page,
-      boxes: lines.map((l) => l.box),
-    };
-  });
-  const check: ItemsCheck | undefined = items.length
-    ? { itemsSum, against: match?.against ?? 'none', ...(match ? { expected: Math.round(match.value * 100) / 100 } : targets[0] ? { expected: Math.round(targets[0].value * 100) / 100 } : {}), matches: !!match }
-    : undefined;
-  return { items, ...(check ? { check } : {}) };
+// ---------------------------------------------------------------------------------------------
+// The line item.
+
+/** The name's span: on an item row, with the numbers right after it that the arithmetic did not use ("Exchange 2010 3,89 3,89"). */
+function itemName({ row, nameRow, reading }: FoundItem): Tok {
+  const nm = nameRow.name ?? { text: nameRow.line.text.trim(), start: 0, end: nameRow.line.text.length };
+  if (nameRow !== row || !row.name) return nm;
+  const usedToks = new Set([reading.qtyTok, reading.unitTok, reading.totalTok].filter(Boolean));
+  let end = nm.end;
+  for (const n of row.nums) {
+    if (usedToks.has(n.tok) || n.tok.start < end) break;
+    if (!/^\d+$/.test(n.tok.text) || n.qtyMark || n.unit || !reading.confirmed) break;
+    end = n.tok.end;
+  }
+  return end !== nm.end ? { text: row.line.text.slice(nm.start, end), start: nm.start, end } : nm;
+}
+
+/** What a confidence rule of an item sees: the item, its cleaned name, whether the items add up. */
+export interface ItemConfidenceContext { x: FoundItem; nameText: string; matched: boolean }
+
+/** The confidence terms of an item, added in this order to 0.55 (then kept within 0.05-0.95). */
+export const ITEM_CONFIDENCE_RULES: ReadonlyArray<{ name: string; term: (ctx: ItemConfidenceContext) => number }> = [
+  /** Quantity x unit price = amount, or a printed unit price equal to it: +0.2. */
+  { name: 'confirmed', term: ({ x }) => (x.reading.confirmed ? 0.2 : 0) },
+  /** The items add up to a target: +0.2. */
+  { name: 'sum-matches', term: ({ matched }) => (matched ? 0.2 : 0) },
+  /** A name of fewer than three letters: -0.25. */
+  { name: 'short-name', term: ({ nameText }) => (lettersIn(nameText) < 3 ? -0.25 : 0) },
+  /** The name's line read with OCR confidence below 0.6: -0.1. */
+  { name: 'low-ocr', term: ({ x }) => (x.nameRow.line.confidence < 0.6 ? -0.1 : 0) },
+];
+
+/** The line item of a found item: name, quantity, unit price, amount, product code, confidence, its lines. */
+function lineItemOf(x: FoundItem, matched: boolean): LineItem {
+  const { row, nameRow, nameLines, reading } = x;
+  const line = row.line;
+  const nm = itemName(x);
+  const nameText = cleanName(nm.text);
+  const qty = reading.quantity ?? 1;
+  const unit = reading.unitPrice ?? (qty ? Math.round((reading.total / qty) * 10000) / 10000 : reading.total);
+  let conf = 0.55;
+  for (const rule of ITEM_CONFIDENCE_RULES) conf += rule.term({ x, nameText, matched });
+  const lines = [...new Set(nameLines.map((y) => y.line))].sort((a, b) => a.index - b.index);
+  const codeRow = [row, nameRow].find((y) => y.code);
+  return {
+    name: part(nameText, nameRow.line, nm),
+    quantity: part(qty, line, reading.qtyTok),
+    unitPrice: part(unit, line, reading.unitTok),
+    totalPrice: part(reading.total, line, reading.totalTok),
+    ...(codeRow?.code ? { productCode: part(codeRow.code.text.replace(/[^\p{L}\p{N}-]/gu, '').replace(/-$/, ''), codeRow.line, codeRow.code) } : {}),
+    confidence: roundConfidence(Math.max(0.05, Math.min(0.95, conf))),
+    text: lines.map((l) => l.text).join('\n'),
+    lineIndex: lines[0]!.index,
+    lineIndices: lines.map((l) => l.index),
+    page: line.page,
+    boxes: lines.map((l) => l.box),
+  };
 }
 
 function cleanName(s: string): string {
