@@ -129,8 +129,11 @@ function firstChannel(data: Buffer, w: number, h: number, channels: number): Buf
 /** Fewest confident words for the OCR text area; with fewer, ink components decide. */
 const MIN_WORDS = 6;
 
-/** The signature of an upright grey page (exported for tests and the bench). */
-export async function signatureOfGrey(img: GrayImage, text?: TextBoxes): Promise<ImageSignature | null> {
+/**
+ * The signature of an upright grey page (exported for tests and the benches). `hash` hashes the 32 x 32
+ * ink density of a text area (dctHash; bench/image-hash.mjs passes others to compare them).
+ */
+export async function signatureOfGrey(img: GrayImage, text?: TextBoxes, hash: (values: ArrayLike<number>, n: number) => string = dctHash): Promise<ImageSignature | null> {
   const { width: w, height: h } = img;
   const radius = Math.max(6, Math.round(Math.max(w, h) / 60));
   const ink = inkMask(img, radius, 12);
@@ -152,7 +155,7 @@ export async function signatureOfGrey(img: GrayImage, text?: TextBoxes): Promise
     const density = (gw: number, gh: number) => densityGrid(ink, w, h, area, turn, gw, gh);
     return {
       aspect: round4((area.y1 - area.y0) / (area.x1 - area.x0)),
-      phash: dctHash(density(32, 32), 32),
+      phash: hash(density(32, 32), 32),
       thumb: toBytes(density(THUMB_W, THUMB_H)).toString('base64'),
       profile: toBytes(density(1, PROFILE_BINS)).toString('base64'),
     };
