@@ -21,6 +21,7 @@ const args = parseFlags();
 const corpus = corpusDir(args);
 const dist = path.resolve(here, '..', args.dist ?? 'dist');
 const { OcrPool } = await import(pathToFileURL(path.join(dist, 'ocr/pool.js')).href);
+const { readWholePage } = await import(pathToFileURL(path.join(dist, 'read/whole-page.js')).href);
 const sampleSpec = args.sample ?? 'indo_receipts_phone:12,sroie:12,invoices:4';
 
 async function page(file, turn) {
@@ -34,11 +35,11 @@ const pool = new OcrPool({ size: 1 });
 const rows = [];
 for (const it of spreadSample(corpus, sampleSpec, 0.5).map((x) => ({ ...x, id: x.name }))) {
   const upright = await page(it.file, 0);
-  await pool.recognize(upright, { detectOrientation: false }); // warm-up for this image's size class
-  const plain = await pool.recognize(upright, { detectOrientation: false });
+  await readWholePage(pool, upright, { detectOrientation: false }); // warm-up for this image's size class
+  const plain = await readWholePage(pool, upright, { detectOrientation: false });
   for (const turn of [0, 90, 180, 270]) {
     const p = turn === 0 ? upright : await page(it.file, turn);
-    const r = await pool.recognize(p, { detectOrientation: true });
+    const r = await readWholePage(pool, p, { detectOrientation: true });
     const expected = (360 - turn) % 360;
     rows.push({ ds: it.ds, id: it.id, turn, expected, got: r.rotation, conf: r.orientationConfidence, evidence: r.orientationEvidence, ms: r.ms, plainMs: plain.ms });
   }

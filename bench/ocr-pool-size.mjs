@@ -17,7 +17,9 @@ const sharp = require('sharp');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseFlags();
 const corpus = corpusDir(args);
-const { OcrPool } = await import(pathToFileURL(path.join(path.resolve(here, '..', args.dist ?? 'dist'), 'ocr/pool.js')).href);
+const dist = path.resolve(here, '..', args.dist ?? 'dist');
+const { OcrPool } = await import(pathToFileURL(path.join(dist, 'ocr/pool.js')).href);
+const { readWholePage } = await import(pathToFileURL(path.join(dist, 'read/whole-page.js')).href);
 const sizes = (args.sizes ?? '1,2').split(',').map(Number);
 const rounds = Number(args.rounds ?? 2);
 
@@ -34,9 +36,9 @@ const rss = {};
 for (let round = 0; round < rounds; round++) {
   for (const size of sizes) {
     const pool = new OcrPool({ size });
-    await Promise.all(Array.from({ length: size }, () => pool.recognize(pages[0], { detectOrientation: false }))); // start every worker
+    await Promise.all(Array.from({ length: size }, () => readWholePage(pool, pages[0], { detectOrientation: false }))); // start every worker
     const t0 = performance.now();
-    await Promise.all(pages.map((p) => pool.recognize(p)));
+    await Promise.all(pages.map((p) => readWholePage(pool, p)));
     times[size].push(performance.now() - t0);
     rss[size] = Math.round(process.memoryUsage().rss / 1e6);
     await pool.close();

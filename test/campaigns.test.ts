@@ -64,7 +64,7 @@ describe('campaign settings', () => {
   });
 
   it('a missing campaign is CAMPAIGN_NOT_FOUND (404) with the contract message, for get, update, delete and validate', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     for (const p of [
       engine.campaigns.get('nope'),
       engine.campaigns.update('nope', {}),
@@ -123,7 +123,7 @@ describe('validation against a campaign', () => {
   });
 
   it('the same file again is a likely duplicate, found without OCR', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const first = scans()[0];
     const r = await engine.campaigns.validate('summer-2026', RECEIPT, { userId: 'u-99' });
     expect(ocr).not.toHaveBeenCalled();
@@ -147,7 +147,7 @@ describe('validation against a campaign', () => {
   });
 
   it('another file of the same purchase is flagged by its similarity score (image and content)', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const copy = await sharp(RECEIPT).png({ compressionLevel: 1 }).toBuffer(); // same pixels, other bytes
     expect(copy.equals(readFileSync(RECEIPT))).toBe(false);
     const r = await engine.campaigns.validate('summer-2026', copy, { containerId: 'store-7' });

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { OcrPool, defaultPoolSize, withNewThread } from '../src/ocr/pool.js';
-import type { OcrResult } from '../src/ocr/pool.js';
+import type { OcrResult } from '../src/read/whole-page.js';
+import { readWholePage, rereadLines } from '../src/read/whole-page.js';
 import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages, countryLanguage } from '../src/ocr/languages.js';
 import { textDirection, readingQuality } from '../src/ocr/orientation.js';
 import { encodePgm, rotateGray, cropGray, ocrScale, loadWorkingImage, paperLevel, inkGrey, PHOTO_MIN_LONG_SIDE } from '../src/ocr/preprocess.js';
@@ -231,13 +232,13 @@ describe('OcrPool', () => {
     const lines = [['AWS Data Transfer', '#ff9900'], ['Charges 0.01', '#000000'], ['Amazon Glacier', '#ff9900'], ['Charges 2.22', '#000000']];
     const text = lines.map(([t, c], i) => `<text x="40" y="${60 + i * 50}" font-family="DejaVu Sans" font-size="28" fill="${c}">${t}</text>`).join('');
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
-    const r = await pool.recognize(await rasterPage(await sharp(Buffer.from(svg)).png().toBuffer()), { detectOrientation: false });
+    const r = await readWholePage(pool, await rasterPage(await sharp(Buffer.from(svg)).png().toBuffer()), { detectOrientation: false });
     const read = r.page.lines.map((l) => l.text);
     expect(read).toEqual(expect.arrayContaining(['AWS Data Transfer', 'Amazon Glacier', 'Charges 2.22']));
   });
 
   it('reads an upright receipt with words where they were drawn, reusing one worker', async () => {
-    const r = await pool.recognize(await rasterPage(png));
+    const r = await readWholePage(pool, await rasterPage(png));
     const text = r.page.lines.map((l) => l.text).join('\n');
     expect(text).toContain('TOTAL 12.34');
     expect(text).toContain('CHANGE 7.66');
@@ -252,7 +253,7 @@ describe('OcrPool', () => {
     expect(line.words.map((w) => w.text)).toEqual(['TOTAL', '12.34']);
     expect(line.confidence).toBeGreaterThan(0.5);
     // second call: same worker
-    const again = await pool.recognize(await rasterPage(png), { detectOrientation: false });
+    const again = await readWholePage(pool, await rasterPage(png), { detectOrientation: false });
     expect(again.rotation).toBe(0);
     expect(again.orientationConfidence).toBe(0);
     expect(pool.workersCreated).toBe(1);
@@ -263,9 +264,9 @@ describe('OcrPool', () => {
   it('reads one line again at several text heights, boxes in the upright frame (also on a turned page)', async () => {
     for (const turn of [0, 90] as const) {
       const page = await rasterPage(png, turn);
-      const r = await pool.recognize(page);
+      const r = await readWholePage(pool, page);
       const line = r.page.lines.find((l) => l.text.startsWith('TOTAL'))!;
-      const [reads, other] = await pool.rereadLines(page, r.rotation, [line.box, r.page.lines[0]!.box], [36, 48, 64]);
+      const [reads, other] = await rereadLines(pool, page, r.rotation, [line.box, r.page.lines[0]!.box], [36, 48, 64]);
       expect(reads).toHaveLength(3);
       expect(other!.map((ws) => ws.map((w) => w.text).join(' '))).toEqual(['GROCERY MART', 'GROCERY MART', 'GROCERY MART']);
       for (const words of reads) {
@@ -274,13 +275,13 @@ describe('OcrPool', () => {
       }
     }
     // a line too small to read again gives nothing
-    expect(await pool.rereadLines(await rasterPage(png), 0, [{ x0: 10, y0: 10, x1: 50, y1: 12 }], [48])).toEqual([[]]);
+    expect(await rereadLines(pool, await rasterPage(png), 0, [{ x0: 10, y0: 10, x1: 50, y1: 12 }], [48])).toEqual([[]]);
     expect(pool.pending).toBe(0);
   });
 
   for (const turn of [90, 180] as const) {
     it(`finds a page turned ${turn}° and maps boxes back to the original pixels`, async () => {
-      const r = await pool.recognize(await rasterPage(png, turn));
+      const r = await readWholePage(pool, await rasterPage(png, turn));
       const back = ((360 - turn) % 360) as 0 | 90 | 180 | 270;
       expect(r.rotation).toBe(back);
       expect(r.page.rotation).toBe(back);
@@ -298,17 +299,17 @@ describe('OcrPool', () => {
     // pixels stored turned 90° clockwise with EXIF 8 ("rotate 270° clockwise to display"): displays upright
     const stored = await sharp(png).rotate(90).withMetadata({ orientation: 8 }).jpeg({ quality: 95 }).toBuffer();
     const page: RasterPage = { kind: 'raster', index: 0, image: stored, width: W, height: H, exifOrientation: 8 };
-    const r = await pool.recognize(page);
+    const r = await readWholePage(pool, page);
     expect(r.rotation).toBe(0);
     expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL 12.34');
     expectNear(findWord(r, '12.34')!.box, drawnBox('TOTAL 12.34', '12.34'));
   });
 
   it('switches languages on the same worker and warns about an unavailable one', async () => {
-    const fr = await pool.recognize(await rasterPage(png), { languages: ['fr'], detectOrientation: false });
+    const fr = await readWholePage(pool, await rasterPage(png), { languages: ['fr'], detectOrientation: false });
     expect(fr.warnings).toEqual([]);
     expect(fr.page.lines.map((l) => l.text).join('\n')).toMatch(/TOTAL 12[.,]34/);
-    const th = await pool.recognize(await rasterPage(png), { languages: ['th'], detectOrientation: false });
+    const th = await readWholePage(pool, await rasterPage(png), { languages: ['th'], detectOrientation: false });
     expect(th.warnings.join(' ')).toMatch(/tha/);
     expect(th.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL 12.34');
     expect(pool.workersCreated).toBe(1);
@@ -324,7 +325,7 @@ describe('OcrPool', () => {
       expect(p.workers).toBe(1);
       expect(p.workersCreated).toBe(1);
       p.warm(); // one is there: nothing new
-      const r = await p.recognize(await rasterPage(png), { detectOrientation: false });
+      const r = await readWholePage(p, await rasterPage(png), { detectOrientation: false });
       expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL');
       expect(p.workersCreated).toBe(1);
     } finally {
@@ -360,7 +361,7 @@ describe('OcrPool', () => {
     process.on('worker', onWorker);
     const p = new OcrPool({ size: 1, langPath: dir });
     try {
-      const err = await p.recognize(await rasterPage(png), { detectOrientation: false }).catch((e: unknown) => e);
+      const err = await readWholePage(p, await rasterPage(png), { detectOrientation: false }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ReceiptKitError);
       expect((err as ReceiptKitError).message).toMatch(/could not start/);
       expect(threads.length).toBeGreaterThanOrEqual(1);
@@ -385,11 +386,11 @@ describe('OcrPool', () => {
     const p = new OcrPool({ size: 1, maxCallsPerWorker: 2 });
     try {
       const page = await rasterPage(png);
-      await p.recognize(page, { detectOrientation: false });
+      await readWholePage(p, page, { detectOrientation: false });
       expect(p.workersCreated).toBe(1);
-      await p.recognize(page, { detectOrientation: false });
+      await readWholePage(p, page, { detectOrientation: false });
       expect(p.workers).toBe(0); // retired after its second call
-      const r = await p.recognize(page, { detectOrientation: false });
+      const r = await readWholePage(p, page, { detectOrientation: false });
       expect(r.page.lines.map((l) => l.text).join('\n')).toContain('TOTAL');
       expect(p.workersCreated).toBe(2);
     } finally {
@@ -400,12 +401,12 @@ describe('OcrPool', () => {
   it('replaces a worker whose call failed', async () => {
     const p = new OcrPool({ size: 1 });
     try {
-      await p.recognize(await rasterPage(png), { detectOrientation: false });
+      await readWholePage(p, await rasterPage(png), { detectOrientation: false });
       const slot = (p as unknown as { slots: Array<{ worker: { recognize: () => Promise<never> } }> }).slots[0]!;
       slot.worker.recognize = () => Promise.reject(new Error('boom'));
-      await expect(p.recognize(await rasterPage(png), { detectOrientation: false })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+      await expect(readWholePage(p, await rasterPage(png), { detectOrientation: false })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
       expect(p.workers).toBe(0);
-      const r = await p.recognize(await rasterPage(png), { detectOrientation: false });
+      const r = await readWholePage(p, await rasterPage(png), { detectOrientation: false });
       expect(r.page.lines.length).toBeGreaterThan(3);
       expect(p.workersCreated).toBe(2);
     } finally {
@@ -416,21 +417,22 @@ describe('OcrPool', () => {
   it('rejects aborted calls with TIMEOUT and bad images with UNREADABLE_FILE', async () => {
     const ac = new AbortController();
     ac.abort();
-    await expect(pool.recognize(await rasterPage(png), { signal: ac.signal })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(readWholePage(pool, await rasterPage(png), { signal: ac.signal })).rejects.toMatchObject({ code: 'TIMEOUT' });
     const junk: RasterPage = { kind: 'raster', index: 0, image: Buffer.from('not an image'), width: 10, height: 10, exifOrientation: 1 };
-    await expect(pool.recognize(junk)).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+    await expect(readWholePage(pool, junk)).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
     expect(pool.workers).toBe(1);
   });
 
   it('close() is idempotent, removes its language folder, and later calls reject with ENGINE_CLOSED', async () => {
     const p = new OcrPool({ size: 1 });
-    await p.recognize(await rasterPage(png), { detectOrientation: false });
+    await readWholePage(p, await rasterPage(png), { detectOrientation: false });
     const page = await rasterPage(png);
-    const running = p.recognize(page).catch((e: unknown) => e);
-    const waiting = p.recognize(page).catch((e: unknown) => e);
+    const running = readWholePage(p, page).catch((e: unknown) => e);
+    const waiting = readWholePage(p, page).catch((e: unknown) => e);
     // close while the first call is inside tesseract and the second waits for the worker
     const slots = (p as unknown as { slots: Array<{ busy: boolean }> }).slots;
-    for (let i = 0; i < 400 && !slots.some((s) => s.busy); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 400 && !(slots.some((s) => s.busy) && p.pending === 2); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(slots.some((s) => s.busy)).toBe(true);
     expect(p.pending).toBe(2);
     const folder = (p as unknown as { folder: string }).folder;
     expect(existsSync(folder)).toBe(true);
@@ -440,7 +442,7 @@ describe('OcrPool', () => {
     for (const e of [await running, await waiting]) expect(e).toMatchObject({ code: 'ENGINE_CLOSED' });
     expect(p.pending).toBe(0);
     expect(p.workers).toBe(0);
-    const err = await p.recognize(await rasterPage(png)).catch((e: unknown) => e);
+    const err = await readWholePage(p, await rasterPage(png)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReceiptKitError);
     expect((err as ReceiptKitError).code).toBe('ENGINE_CLOSED');
   });

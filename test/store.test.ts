@@ -339,7 +339,7 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
   }
 
   it('stores each scan with its hashes, fingerprint and caller ids; the same call again is answered from the store without OCR', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const ids = { userId: 'u-17', referenceId: 'ref-1', containerId: 'box-1', subAccountId: 'shop-a' };
     const first = await engine.extract(RECEIPT, ids) as SimpleResult;
     expect(ocr).toHaveBeenCalledTimes(1);
@@ -371,7 +371,7 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
   });
 
   it('refresh: true re-processes; other result-affecting options are other keys', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const r = await engine.extract(RECEIPT, { refresh: true }) as SimpleResult;
     expect(ocr).toHaveBeenCalledTimes(1);
     expect(r.totalAmount).toMatchObject({ data: 29.05 });
@@ -382,7 +382,7 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
   });
 
   it('a stored verbose result gets a new trackingId and lists the earlier scans as similar', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const a = await engine.extract(RECEIPT, { verbose: true, containerId: 'v' }) as VerboseResult;
     expect(ocr).toHaveBeenCalledTimes(1);
     expect(a.similarReceipts).toEqual([]); // nothing else in container v yet
@@ -396,7 +396,7 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
   });
 
   it('incognito stores nothing (and a later call must OCR); usage still counts the call', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const before = await count();
     const us = path.join(FIX, 'receipt-us.jpg');
     const r = await engine.extract(us, { incognito: true, verbose: true, userId: 'secret', subAccountId: 'shop-b' }) as VerboseResult;
@@ -425,7 +425,7 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
     const other = await createEngine({ workers: 1, ...where });
     const before = await count();
     try {
-      const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+      const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
       await other.extract(RECEIPT, { subAccountId: 'second' }); // stored by the first engine
       expect(ocr).not.toHaveBeenCalled();
       await engine.campaigns.create('shared', { balanceOwing: { max: 0 } });

@@ -436,7 +436,7 @@ describe('through the engine', () => {
   afterEach(() => { vi.restoreAllMocks(); });
 
   it('rejects a bad rule set before reading the input or running OCR', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const missing = path.join(dir, 'no-such-file.png');
     await expect(engine.validate(missing, { date: { start: '2024-01-01' } } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'date.end' });
     await expect(engine.validate(path.join(FIX, 'receipt-en-simple.png'), { merchantNames: { allowList: 'x' } } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'merchantNames.allowList' });
@@ -448,7 +448,7 @@ describe('through the engine', () => {
   });
 
   it('validates a text-layer PDF invoice (no OCR): digital, and stores nothing', async () => {
-    const ocr = vi.spyOn(OcrPool.prototype, 'recognize');
+    const ocr = vi.spyOn(OcrPool.prototype, 'readPage');
     const exp = JSON.parse(readFileSync(path.join(FIX, 'invoice.expected.json'), 'utf8'));
     const r = await engine.validate(path.join(FIX, 'invoice.pdf'), {
       date: { start: '2024-04-01', end: '2024-04-30' },

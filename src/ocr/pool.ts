@@ -1,8 +1,11 @@
 /**
  * The tesseract.js worker pool: the only code that talks to tesseract.
  *
- * - Workers are created lazily, up to `size`, and reused; a page holds one worker from its first OCR pass
- *   to its last, and waiting pages are served first come, first served.
+ * - It is a PageReader and a LineReader (reader.ts): it reads grey images it is given, whole or in
+ *   regions. What to read and how to weigh it (the orientation search of a whole page, line re-reads) is
+ *   the reading strategy's, in read/ (read/whole-page.ts).
+ * - Workers are created lazily, up to `size`, and reused; each call takes one worker, and waiting calls
+ *   are served first come, first served.
  * - Language data comes from local folders only (see languages.ts): every worker reads from one private
  *   folder under the OS temp directory holding symlinks to the installed traineddata files, so that one
  *   worker can load languages that live in different packages (tesseract.js takes a single `langPath`).
@@ -17,10 +20,6 @@
  *   pool finds it through Node's 'worker' event, see `withNewThread`).
  *
  * Measurements behind the choices: bench/OCR.md.
- *
- * Per page: decode once (preprocess.ts), find the text direction from geometry (orientation.ts), OCR the
- * likely orientation, and only when that reading is not confident, read a band of the page turned 180°
- * to decide between upright and upside down.
  */
 import os from 'node:os';
 import fs from 'node:fs';
@@ -31,60 +30,12 @@ import { createWorker, OEM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { ReceiptKitError } from '../errors.js';
 import type { RasterPage } from '../input/types.js';
-import type { Box, Line, Page, Word } from '../document/types.js';
-import { lineFromWords } from '../document/geometry.js';
+import type { Box } from '../document/types.js';
 import { findLanguageData, resolveLanguages } from './languages.js';
-import { DEFAULT_SCALING, analysisCopy, cropGray, encodePgm, firstChannel, loadWorkingImage, rotateGray } from './preprocess.js';
-import type { GrayImage, OcrScaling, Rotation, WorkingImage } from './preprocess.js';
+import type { ResolvedLanguages } from './languages.js';
+import { DEFAULT_SCALING, cropGray, encodePgm, firstChannel, loadWorkingImage } from './preprocess.js';
+import type { GrayImage, OcrScaling, WorkingImage } from './preprocess.js';
 import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
-import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from './orientation.js';
-import type { TextDirection } from './orientation.js';
-
-export type { Rotation } from './preprocess.js';
-
-export type OcrPage = Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> };
-
-export interface OcrResult {
-  /** The page as `buildDocument` takes it: boxes in the upright frame at original resolution. */
-  page: OcrPage;
-  /** Clockwise degrees the original was turned to read upright (also `page.rotation`). */
-  rotation: Rotation;
-  /** How sure the orientation is, 0..1 (0 when detection was off). */
-  orientationConfidence: number;
-  /** What the orientation was decided on (absent when detection was off); for debugging and benchmarks. */
-  orientationEvidence?: OrientationEvidence;
-  /** Wall time of this call, including waiting for a worker. */
-  ms: number;
-  /** The page looked photographed (grey paper) and was read from its enlarged, equalised image. */
-  enhanced: boolean;
-  warnings: string[];
-}
-
-export interface OrientationEvidence {
-  /** Text direction vote, -1 (vertical) .. 1 (horizontal). */
-  directionScore: number;
-  /** Confidence of the first full reading (0..1). */
-  firstConfidence: number;
-  /** When the band check ran: its confidence upright-as-first-read and turned 180°. */
-  band?: { first: number; turned: number };
-  /** OCR passes made (1 to 3). */
-  passes: number;
-}
-
-export interface RecognizeOptions {
-  /** Language hints or tesseract codes (default: the pool's `defaultLanguages`, else English). */
-  languages?: string[];
-  /** Find sideways and upside-down pages (default true). */
-  detectOrientation?: boolean;
-  /** Aborting rejects with a TIMEOUT error; a worker interrupted mid-page is replaced. */
-  signal?: AbortSignal;
-  /** Read at this rotation (clockwise degrees), no orientation detection: a known page read again. */
-  rotation?: Rotation;
-  /** Scaling for this call instead of the pool's (another resolution for a confirming pass). */
-  scaling?: Partial<OcrScaling>;
-  /** Enlarge and equalise photographed pages (default true; see preprocess.ts PHOTO_PAPER_BELOW). */
-  enhance?: boolean;
-}
 
 export interface OcrPoolOptions {
   /** Workers at most (default: defaultPoolSize()). */
@@ -119,27 +70,11 @@ export function defaultPoolSize(): number {
   return Math.max(1, Math.min(cores, 4));
 }
 
-/**
- * A full reading at least this confident (0..1) is accepted as upright without further checks. On 30
- * corpus pages, upside-down readings scored 0.15-0.33 and upright ones 0.34-0.93 (most above 0.55).
- */
-export const ACCEPT_CONFIDENCE = 0.5;
-/** The band read turned 180° must beat the same band of the first reading by this much to flip. */
-const FLIP_MARGIN = 0.05;
-/** ...and be at least this confident. */
-const FLIP_MIN_CONFIDENCE = 0.2;
-/** ...and hold at least this many words (one misread blot is no evidence). */
-const FLIP_MIN_WORDS = 3;
-/** Share of the page height the orientation band covers. */
-const BAND_FRACTION = 0.2;
-
 /** Recognize parameters passed on every call (set per call, restored after it by tesseract.js). */
 function recognizeParams(psm: number): Record<string, string> {
   return { tessedit_pageseg_mode: String(psm), debug_file: '/dev/null' };
 }
 
-/** Second-look reads: the page at up to this long side (full resolution for receipts and A4 scans at 300 dpi). */
-const REREAD_MAX_LONG_SIDE = 4000;
 /** ... and a scaled line at most this wide. */
 const REREAD_MAX_WIDTH = 5000;
 
@@ -212,9 +147,6 @@ async function endThread(thread: NodeWorker | undefined): Promise<void> {
 export interface TessWord { text: string; confidence: number; bbox: Box }
 interface TessBlock { paragraphs: Array<{ lines: Array<{ words: TessWord[] }> }> }
 
-/** Words of one OCR pass, in that pass's pixel frame. */
-export interface Reading { rotation: Rotation; width: number; height: number; lines: TessWord[][] }
-
 /** Temp folders of live pools, removed at exit if a pool was never closed. */
 const liveFolders = new Set<string>();
 let exitHookInstalled = false;
@@ -267,7 +199,8 @@ export class OcrPool implements PageReader, LineReader {
   readonly size: number;
   private readonly langPath: string | undefined;
   private readonly defaultLanguages: string[] | undefined;
-  private readonly scaling: OcrScaling;
+  /** The pool's scaling policy (OcrPoolOptions.scaling over DEFAULT_SCALING): the working image of a whole-page reading. */
+  readonly scaling: OcrScaling;
   private readonly workCache = new WeakMap<object, Map<string, Promise<WorkingImage>>>();
   private readonly psm: number;
   private readonly slots: Slot[] = [];
@@ -298,7 +231,7 @@ export class OcrPool implements PageReader, LineReader {
     this.maxCalls = opts.maxCallsPerWorker ?? WORKER_MAX_CALLS;
   }
 
-  /** recognize() calls accepted and not yet settled (waiting for a worker or running). */
+  /** Reading calls accepted and not yet settled (waiting for a worker or running). */
   get pending(): number { return this.inFlight; }
   /** Workers alive now. */
   get workers(): number { return this.slots.length; }
@@ -325,6 +258,11 @@ export class OcrPool implements PageReader, LineReader {
     return p;
   }
 
+  /** The tesseract codes of language hints (default: the pool's `defaultLanguages`, else English), and why a hint was dropped. */
+  languages(hints?: string[]): ResolvedLanguages {
+    return resolveLanguages(hints ?? this.defaultLanguages, this.langPath);
+  }
+
   /**
    * Starts a worker when the pool has none (running or starting), so the first page does not wait for
    * its start (1-2 s: the WASM module and the language data load in the worker's own thread, in
@@ -339,94 +277,6 @@ export class OcrPool implements PageReader, LineReader {
       return; // languages that are not installed: the page's own call reports it
     }
     this.grow(codes, () => undefined);
-  }
-
-  /** OCRs one raster page: orientation, scaling, recognition, boxes mapped back to original pixels. */
-  async recognize(page: RasterPage, opts: RecognizeOptions = {}): Promise<OcrResult> {
-    if (this.closed) throw closedError();
-    const { signal } = opts;
-    if (signal?.aborted) throw abortError();
-    const started = performance.now();
-    this.inFlight++;
-    try {
-      const langs = resolveLanguages(opts.languages ?? this.defaultLanguages, this.langPath);
-      const warnings = [...langs.warnings];
-      const work = await this.working(page, opts.scaling ? { ...this.scaling, ...opts.scaling } : this.scaling, opts.enhance !== false);
-      const detect = opts.detectOrientation !== false && opts.rotation === undefined;
-      let direction: TextDirection | undefined;
-      if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
-      if (signal?.aborted) throw abortError();
-      const base: Rotation = opts.rotation ?? (direction?.vertical ? 90 : 0);
-
-      const slot = await this.acquire(langs.codes, signal);
-      let orientationConfidence = 0;
-      let evidence: OrientationEvidence | undefined;
-      let reading: Reading;
-      try {
-        await this.useLanguages(slot, langs.codes, signal);
-        reading = await this.read(slot, work, base, signal);
-        if (detect && direction) {
-          const first = readingQuality(allWords(reading));
-          evidence = { directionScore: round2(direction.score), firstConfidence: round2(first.confidence), passes: 1 };
-          let flipEvidence: number;
-          if (first.confidence >= ACCEPT_CONFIDENCE) {
-            flipEvidence = Math.min(1, (first.confidence - 0.3) / 0.3);
-          } else {
-            const flipped = ((base + 180) % 360) as Rotation;
-            const band = densestBand(reading);
-            const mine = readingQuality(allWords(reading).filter((w) => centreY(w.bbox) >= band.y0 && centreY(w.bbox) < band.y1));
-            const other = readingQuality(await this.readBand(slot, work, base, band, signal));
-            const gain = other.confidence - mine.confidence;
-            evidence.band = { first: round2(mine.confidence), turned: round2(other.confidence) };
-            evidence.passes = 2;
-            if (gain > FLIP_MARGIN && other.confidence >= FLIP_MIN_CONFIDENCE && other.words >= FLIP_MIN_WORDS) {
-              reading = await this.read(slot, work, flipped, signal);
-              evidence.passes = 3;
-            }
-            flipEvidence = Math.min(1, Math.abs(gain) / 0.3) * Math.min(1, Math.max(mine.words, other.words) / 8);
-          }
-          orientationConfidence = Math.round(Math.min(1, Math.abs(direction.score) / 0.3) * flipEvidence * 100) / 100;
-        }
-      } finally {
-        if (slot.failed) this.discard(slot);
-        this.release(slot);
-      }
-      return {
-        page: toPage(page, work, reading),
-        rotation: reading.rotation,
-        orientationConfidence,
-        ...(evidence ? { orientationEvidence: evidence } : {}),
-        ms: Math.round(performance.now() - started),
-        enhanced: work.photo,
-        warnings,
-      };
-    } finally {
-      this.inFlight--;
-    }
-  }
-
-  /**
-   * Reads text lines of a page again, from the image at full resolution, each scaled so that the line is
-   * each of `heights` pixels tall, in single-line mode: independent second opinions on a field's text.
-   * `boxes` are in the upright frame of the page at original resolution (as Document boxes are). Returns,
-   * per box, one word list per height (boxes mapped back to that frame); a line too small or too long
-   * gives fewer (or no) readings.
-   */
-  async rereadLines(page: RasterPage, rotation: Rotation, boxes: readonly Box[], heights: readonly number[], opts: { languages?: string[]; signal?: AbortSignal } = {}): Promise<Array<Array<Array<{ text: string; confidence: number; box: Box }>>>> {
-    if (this.closed) throw closedError();
-    if (opts.signal?.aborted) throw abortError();
-    this.inFlight++;
-    try {
-      const work = await this.working(page, { maxLongSide: REREAD_MAX_LONG_SIDE, minLongSide: 0, maxUpscale: 1 }, true);
-      const s = work.scale;
-      const scaled = boxes.map((b) => ({ x0: b.x0 * s, y0: b.y0 * s, x1: b.x1 * s, y1: b.y1 * s }));
-      const reads = await this.readRegions(rotateGray(work, rotation), scaled, { ...opts, mode: 'line', heights });
-      return reads.map((perHeight) => perHeight.map((words) => words.map((w) => ({
-        text: w.text, confidence: w.confidence, box: { x0: w.box.x0 / s, y0: w.box.y0 / s, x1: w.box.x1 / s, y1: w.box.y1 / s },
-      }))));
-    } finally {
-      this.inFlight--;
-    }
   }
 
   /** PageReader: an upright grey image read as one block (the pool's page segmentation mode). */
@@ -535,20 +385,6 @@ export class OcrPool implements PageReader, LineReader {
   }
 
   // ---- OCR passes -------------------------------------------------------------------------------
-
-  /** Full-page pass at a rotation. */
-  private async read(slot: Slot, work: WorkingImage, rotation: Rotation, signal?: AbortSignal): Promise<Reading> {
-    const img = rotateGray(work, rotation);
-    const lines = await this.ocr(slot, img, signal);
-    return { rotation, width: img.width, height: img.height, lines };
-  }
-
-  /** Words of a horizontal band (given in the `base` frame) read turned 180°. */
-  private async readBand(slot: Slot, work: WorkingImage, base: Rotation, band: { y0: number; y1: number }, signal?: AbortSignal): Promise<TessWord[]> {
-    const upright = rotateGray(work, base);
-    const crop = rotateGray(cropGray(upright, 0, band.y0, upright.width, band.y1 - band.y0), 180);
-    return (await this.ocr(slot, crop, signal)).flat();
-  }
 
   private async ocr(slot: Slot, img: GrayImage, signal?: AbortSignal, psm = this.psm): Promise<TessWord[][]> {
     const result = await this.call(slot, signal, () =>
@@ -815,58 +651,3 @@ export class OcrPool implements PageReader, LineReader {
     return this.folder;
   }
 }
-
-function centreY(b: Box): number { return (b.y0 + b.y1) / 2; }
-
-function allWords(r: Reading): TessWord[] { return r.lines.flat(); }
-
-/**
- * The horizontal band (BAND_FRACTION of the height, at least 6 text lines) where the reading found
- * the most letters and digits: the part of the page that says most about its orientation.
- */
-function densestBand(r: Reading): { y0: number; y1: number } {
-  const words = allWords(r);
-  const heights = words.map((w) => w.bbox.y1 - w.bbox.y0).sort((a, b) => a - b);
-  const lineH = heights.length ? heights[heights.length >> 1]! : 20;
-  const h = Math.min(r.height, Math.max(Math.round(r.height * BAND_FRACTION), Math.round(lineH * 6 * 1.4)));
-  let best = 0, bestY = Math.max(0, Math.round((r.height - h) / 2));
-  const step = Math.max(1, Math.round(h / 8));
-  for (let y = 0; y + h <= r.height; y += step) {
-    let chars = 0;
-    for (const w of words) {
-      const c = centreY(w.bbox);
-      if (c >= y && c < y + h) chars += w.text.replace(/[^\p{L}\p{N}]/gu, '').length;
-    }
-    if (chars > best) { best = chars; bestY = y; }
-  }
-  return { y0: bestY, y1: Math.min(r.height, bestY + h) };
-}
-
-/**
- * Maps a reading back to the upright frame at original resolution and makes Document lines: by default
- * one per line of the reading; `makeLines` groups the mapped words otherwise.
- */
-export function toPage(page: RasterPage, work: WorkingImage, r: Reading, makeLines: (groups: Word[][]) => OcrPage['lines'] = (groups) => groups.map(lineFromWords)): OcrPage {
-  const turned = r.rotation === 90 || r.rotation === 270;
-  const width = turned ? work.originalHeight : work.originalWidth;
-  const height = turned ? work.originalWidth : work.originalHeight;
-  const fx = width / r.width, fy = height / r.height;
-  const clampX = (v: number): number => Math.max(0, Math.min(width, v));
-  const clampY = (v: number): number => Math.max(0, Math.min(height, v));
-  const groups: Word[][] = r.lines.map((l) => l.map((w) => ({
-    text: w.text,
-    confidence: w.confidence,
-    box: {
-      x0: round1(clampX(w.bbox.x0 * fx)), y0: round1(clampY(w.bbox.y0 * fy)),
-      x1: round1(clampX(w.bbox.x1 * fx)), y1: round1(clampY(w.bbox.y1 * fy)),
-    },
-  })));
-  return {
-    index: page.index, source: 'ocr', width, height,
-    originalWidth: work.originalWidth, originalHeight: work.originalHeight,
-    rotation: r.rotation, lines: makeLines(groups),
-  };
-}
-
-function round1(v: number): number { return Math.round(v * 10) / 10; }
-function round2(v: number): number { return Math.round(v * 100) / 100; }

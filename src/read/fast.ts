@@ -28,7 +28,7 @@ import { analysisCopy, rotateGray } from '../ocr/preprocess.js';
 import type { GrayImage, Rotation, WorkingImage } from '../ocr/preprocess.js';
 import { AXIS_ANALYSIS_LONG_SIDE, textDirection } from '../ocr/orientation.js';
 import type { LineReader, PageReader, ReadWord } from '../ocr/reader.js';
-import type { OcrPage } from '../ocr/pool.js';
+import type { OcrPage } from './whole-page.js';
 import { StageClock } from './clock.js';
 
 /**

@@ -17,9 +17,9 @@ import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
 import type { Rotation } from '../ocr/preprocess.js';
-import { toPage } from '../ocr/pool.js';
+import { readWholePage, rereadLines, toPage } from './whole-page.js';
 import { paperFrameFound } from '../ocr/paper.js';
-import type { RecognizeOptions } from '../ocr/pool.js';
+import type { RecognizeOptions } from './whole-page.js';
 import { countryLanguage } from '../ocr/languages.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './second-look.js';
 import { capUnsettledOrder, combineReadings, readersAgree } from './combine.js';
@@ -82,7 +82,7 @@ async function readSecond(readers: Readers, page: RasterPage, rotation: Rotation
   const upright = rotateGray(work, rotation);
   const found = (await readers.paddle.readPage(upright, { signal })).lines.flat();
   if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
-  return toPage(page, work, { rotation, width: upright.width, height: upright.height, lines: [found.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.box }))] }, (groups) => linesFromWords(groups.flat()));
+  return toPage(page, work, { rotation, width: upright.width, height: upright.height, lines: [found] }, (groups) => linesFromWords(groups.flat()));
 }
 
 /** A reading of the one page again, whole: its document and simple fields (readAgain). */
@@ -154,7 +154,7 @@ async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadCont
     let r;
     const readStarted = performance.now();
     try {
-      r = await clock.time('read:tesseract', () => readers.tesseract.recognize(page, { languages: ctx.languages, detectOrientation: true, signal }));
+      r = await clock.time('read:tesseract', () => readWholePage(readers.tesseract, page, { languages: ctx.languages, detectOrientation: true, signal }));
     } catch (e) {
       throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
     }
@@ -169,7 +169,7 @@ async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadCont
 
 /** The one page read again whole (another language, image or scale): its document and simple fields. */
 async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract'): Promise<Reread> {
-  const r = await t.clock.time(stage, () => t.readers.tesseract.recognize(page, { languages: t.ctx.languages, ...how, signal: t.signal, rotation: t.document.pages[0]!.rotation }));
+  const r = await t.clock.time(stage, () => readWholePage(t.readers.tesseract, page, { languages: t.ctx.languages, ...how, signal: t.signal, rotation: t.document.pages[0]!.rotation }));
   const doc = buildDocument([{ ...r.page, index: 0 }]);
   return { doc, fields: extractFields(doc, { ...t.ctx.fields, extractLineItems: false }) };
 }
@@ -242,7 +242,7 @@ function lineReader(t: Thorough) {
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
       if (!t.budget.allows('lines', 'lines')) break; // unread lines leave the first reading
       try {
-        const reads = await t.clock.time('lines:tesseract', () => t.readers.tesseract.rereadLines(page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: t.ctx.languages, signal: t.signal }));
+        const reads = await t.clock.time('lines:tesseract', () => rereadLines(t.readers.tesseract, page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: t.ctx.languages, signal: t.signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
         if (t.signal.aborted) throw e; // a failed second look leaves the first reading
@@ -357,7 +357,7 @@ async function readPageImages(readers: Readers, page: TextPage, languages: strin
     if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
     let r;
     try {
-      r = await readers.tesseract.recognize(
+      r = await readWholePage(readers.tesseract,
         // a render of the PDF (renderScale: its pixels per PDF point), read whole: never cut to a paper
         { kind: 'raster', index: page.index, image: im.image, width: im.width, height: im.height, exifOrientation: 1, renderScale: im.scale * page.scale },
         { languages, detectOrientation: false, signal });
