@@ -402,7 +402,7 @@ describe('OcrPool', () => {
     const p = new OcrPool({ size: 1 });
     try {
       await readWholePage(p, await rasterPage(png), { detectOrientation: false });
-      const slot = (p as unknown as { slots: Array<{ worker: { recognize: () => Promise<never> } }> }).slots[0]!;
+      const slot = (p as unknown as { threads: { slots: Array<{ worker: { recognize: () => Promise<never> } }> } }).threads.slots[0]!;
       slot.worker.recognize = () => Promise.reject(new Error('boom'));
       await expect(readWholePage(p, await rasterPage(png), { detectOrientation: false })).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
       expect(p.workers).toBe(0);
@@ -430,11 +430,11 @@ describe('OcrPool', () => {
     const running = readWholePage(p, page).catch((e: unknown) => e);
     const waiting = readWholePage(p, page).catch((e: unknown) => e);
     // close while the first call is inside tesseract and the second waits for the worker
-    const slots = (p as unknown as { slots: Array<{ busy: boolean }> }).slots;
+    const slots = (p as unknown as { threads: { slots: Array<{ busy: boolean }> } }).threads.slots;
     for (let i = 0; i < 400 && !(slots.some((s) => s.busy) && p.pending === 2); i++) await new Promise((r) => setTimeout(r, 5));
     expect(slots.some((s) => s.busy)).toBe(true);
     expect(p.pending).toBe(2);
-    const folder = (p as unknown as { folder: string }).folder;
+    const folder = (p as unknown as { threads: { folder: string } }).threads.folder;
     expect(existsSync(folder)).toBe(true);
     await p.close();
     await p.close();
