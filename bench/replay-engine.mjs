@@ -65,6 +65,7 @@ function wrapPool(pool) {
     get(target, prop) {
       const orig = target[prop];
       if (typeof orig !== 'function') return orig;
+      // recognize / rereadLines: the pool of builds before e485976 (the whole-page reading was the pool's)
       if (prop === 'recognize') return (page, opts = {}) => cached(digest(['recognize', ...pageBytes(page), opts]), () => orig.call(target, page, opts));
       if (prop === 'rereadLines') return (page, rot, boxes, heights, opts = {}) => cached(digest(['rereadLines', ...pageBytes(page), rot, boxes, heights, opts]), () => orig.call(target, page, rot, boxes, heights, opts));
       if (prop === 'readPage') return (img, opts = {}) => cached(digest(['tess.readPage', ...pixels(img), opts]), () => orig.call(target, img, opts));

@@ -1,7 +1,8 @@
 /**
  * The readers the reading stage takes, by role. The engine makes them (and closes them); the stage
- * only calls their PageReader / LineReader methods (ocr/reader.ts), plus the tesseract pool's own
- * whole-page reading with orientation search for the thorough way.
+ * only calls their PageReader / LineReader methods (ocr/reader.ts), and the tesseract pool's working
+ * images and languages (the thorough way's whole-page reading with its orientation search is the
+ * stage's own: whole-page.ts).
  *
  * To add a reader: implement PageReader and/or LineReader in one file in ocr/ and name it here in the
  * role it takes (the fast reading takes `primary` and `lines`).
