@@ -10,10 +10,52 @@
  *   photo     photographed again: perspective warp (corners moved up to 4 %), on a background, uneven
  *             lighting and a gamma change, sensor noise, a slight blur, JPEG 60-80
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 export const KINDS = ['reencode', 'resize', 'crop', 'rotate', 'photo'];
 export const MIN_LONG_SIDE = 600;
+
+/**
+ * The options the copy benches share, from `argv`: `opt(name, default)` (a value after `--name`),
+ * `flag(name)`, the corpus (`--corpus`, default ../shared/corpus beside the repository) and the copy
+ * `kinds` (`--kinds`, checked). `--help` prints the calling script's header comment and exits.
+ */
+export function copyBenchOptions(scriptUrl, argv = process.argv.slice(2)) {
+  const opt = (name, def) => {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) return def;
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
+    return v;
+  };
+  const flag = (name) => argv.includes(`--${name}`);
+  if (flag('help')) {
+    console.log(readFileSync(fileURLToPath(scriptUrl), 'utf8').split('*/')[0]);
+    process.exit(0);
+  }
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
+  const kinds = opt('kinds', KINDS.join(',')).split(',').filter(Boolean);
+  for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (${KINDS.join(', ')})`);
+  return { opt, flag, repo, corpus, kinds };
+}
+
+/** A seeded random number generator (mulberry32): numbers in [0, 1). */
+export function mulberry32(a) {
+  return () => {
+    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The half of the corpus a receipt (`<dataset>/<file>`) is in: 'fit' or 'eval', by a hash of its id. */
+export const halfOf = (id) => (createHash('sha256').update(id).digest()[0] & 1 ? 'fit' : 'eval');
 
 /** `makeCopy(kind, buf)` -> { buf, params }, drawing its parameters from `rng`. */
 export function copier(rng) {

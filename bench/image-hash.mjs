@@ -41,33 +41,16 @@
  *   (--receipts N: at most N receipts of each half; default all)
  */
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { copier, KINDS } from './copies.mjs';
+import { copier, copyBenchOptions, halfOf, mulberry32 } from './copies.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
-  return v;
-};
-if (argv.includes('--help')) {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]);
-  process.exit(0);
-}
-const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
+const { opt, repo, corpus, kinds } = copyBenchOptions(import.meta.url);
 const datasets = opt('datasets', 'sroie,indo_receipts_phone').split(',').filter(Boolean);
 const perHalf = Number(opt('receipts', 'Infinity'));
 const seed = Number(opt('seed', '1'));
-const kinds = opt('kinds', KINDS.join(',')).split(',').filter(Boolean);
-for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (${KINDS.join(', ')})`);
 const maxFalse = Number(opt('max-false', '0.005'));
 const alsoBudgets = opt('also', '0.001,0.01').split(',').filter(Boolean).map(Number);
 const jsonFile = opt('json', null);
@@ -217,17 +200,8 @@ async function hashesOf(buf, turn) {
 }
 
 // ---------- sample and copies ----------
-function mulberry32(a) {
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rng = mulberry32(seed);
 const makeCopy = copier(rng);
-const halfOf = (id) => (createHash('sha256').update(id).digest()[0] & 1 ? 'fit' : 'eval');
 const receipts = [];
 for (const d of datasets) {
   const dir = path.join(corpus, d, 'images');

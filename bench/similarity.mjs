@@ -32,33 +32,14 @@
  *     [--workers 1] [--dump FILE] [--keep DIR] [--no-store]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { copier, KINDS, MIN_LONG_SIDE } from './copies.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
+import { pathToFileURL } from 'node:url';
+import { copier, copyBenchOptions, halfOf, mulberry32, MIN_LONG_SIDE } from './copies.mjs';
 
 // ---------- options ----------
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
-  return v;
-};
-const flag = (name) => argv.includes(`--${name}`);
-if (flag('help')) {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]);
-  process.exit(0);
-}
-const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
+const { opt, flag, repo, corpus, kinds } = copyBenchOptions(import.meta.url);
 const receiptsWanted = Number(opt('receipts', '50'));
-const kinds = opt('kinds', KINDS.join(',')).split(',').filter(Boolean);
-for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (${KINDS.join(', ')})`);
 const perKind = Number(opt('per-kind', '1'));
 const seed = Number(opt('seed', '1'));
 const split = opt('split', 'eval');
@@ -83,18 +64,9 @@ const { ReceiptStore } = await import(dist('store/store.js'));
 const { findSimilarReceipts } = await import(dist('store/similar.js'));
 
 // ---------- deterministic randomness ----------
-function mulberry32(a) {
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rng = mulberry32(seed);
 
 // ---------- sample ----------
-const halfOf = (id) => (createHash('sha256').update(id).digest()[0] & 1 ? 'fit' : 'eval');
 const pools = datasets.map((d) => {
   const dir = path.join(corpus, d, 'images');
   if (!existsSync(dir)) throw new Error(`no ${dir} (use --corpus PATH)`);
