@@ -7,4 +7,4 @@ export declare function fiscalSamples(): FiscalSample[];
 export declare function codeModules(text: string, format?: string): Promise<CodeModules>;
 export declare function codeSvg(m: CodeModules, x: number, y: number, module: number, barHeight?: number): string;
 export declare function receiptWithCode(text: string, opts?: { format?: string; module?: number; blur?: number; tilt?: number; quality?: number; width?: number; lines?: string[] }): Promise<{ bytes: Buffer; box: { x: number; y: number; width: number; height: number } }>;
-export declare function photoWithCode(photo: Buffer | string, text: string, opts?: { format?: string; module?: number; blur?: number; tilt?: number; x?: number; y?: number; quality?: number }): Promise<{ bytes: Buffer; fits: boolean }>;
+export declare function photoWithCode(photo: Buffer | string, text: string, opts?: { format?: string; module?: number; blur?: number; tilt?: number; x?: number; y?: number; quality?: number }): Promise<{ bytes: Buffer | null; fits: boolean }>;

@@ -128,6 +128,7 @@ export async function photoWithCode(photo, text, opts = {}) {
   const meta = await base.clone().metadata();
   const lm = await sharp(lb).metadata();
   const W = meta.autoOrient?.width ?? meta.width, H = meta.autoOrient?.height ?? meta.height;
+  if (lm.width > W || lm.height > H) return { bytes: null, fits: false };
   const left = Math.max(0, Math.min(W - lm.width, Math.round(W * x))), topPx = Math.max(0, Math.min(H - lm.height, Math.round(H * y)));
   let out = base.composite([{ input: lb, left, top: topPx }]);
   if (blur > 0) out = sharp(await out.png().toBuffer()).blur(blur);

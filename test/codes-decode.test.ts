@@ -39,8 +39,8 @@ describe('codes on generated receipts', () => {
     expect(decoded / tried, misses.join('\n')).toBeGreaterThanOrEqual(0.98);
   });
 
-  it('product barcodes (EAN-13, UPC-A, Code 128) are listed with their text and are not fiscal', async () => {
-    for (const [format, text] of [['EAN13', '4006381333931'], ['UPCA', '036000291452'], ['Code128', 'RCPT-2024-00917']] as const) {
+  it('product and document barcodes (EAN-13, UPC-A, Code 128, Code 39) are listed with their text and are not fiscal', async () => {
+    for (const [format, text] of [['EAN13', '4006381333931'], ['UPCA', '036000291452'], ['Code128', 'RCPT-2024-00917'], ['Code39', 'A017403FJVA2XMS']] as const) {
       const { bytes } = await receiptWithCode(text, { format, module: 3, blur: 0.6 });
       const r = await readPageCodes(await loadInput(bytes));
       // zxing reports a UPC-A as the EAN-13 it is (a leading 0) when both are looked for

@@ -50,3 +50,20 @@ describe('codes in the engine', () => {
     await expect(engine.extract(bytes, { readCodes: 'no' as unknown as boolean })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: expect.stringMatching(/readCodes/) });
   });
 });
+
+describe('readCodes where detectFraud is wired', () => {
+  it('server parameters, CLI flag, OpenAPI document', async () => {
+    const { optionsFrom } = await import('../src/server/params.js');
+    expect(optionsFrom({ readCodes: 'false' }, 'multipart', [])).toEqual({ readCodes: false });
+    const { extractionOptions } = await import('../src/cli/args.js');
+    expect(extractionOptions({ 'no-codes': true })).toMatchObject({ readCodes: false });
+    expect(extractionOptions({})).not.toHaveProperty('readCodes');
+    const { openApiDocument } = await import('../src/server/openapi.js');
+    const { apiRoutes } = await import('../src/server/routes.js');
+    const { parseServerConfig } = await import('../src/server/config.js');
+    const doc = openApiDocument(apiRoutes(), parseServerConfig({})) as any;
+    expect(JSON.stringify(doc.paths)).toMatch(/"readCodes"/);
+    expect(doc.components.schemas.CodeEntity.properties.fiscal).toEqual({ $ref: '#/components/schemas/FiscalCode' });
+    expect(doc.components.schemas.FiscalCode.properties.scheme.enum).toContain('sa-zatca');
+  });
+});

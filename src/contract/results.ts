@@ -139,7 +139,7 @@ export interface FiscalCodeEntity {
 
 /**
  * Beyond: a QR code or barcode on the page. `data`: the decoded text; `format`: `QRCode`, `EAN13`,
- * `EAN8`, `UPCA`, `UPCE`, `Code128` or `ITF`; `page`: 1 for the first page; `regions`: one polygon, the
+ * `EAN8`, `UPCA`, `UPCE`, `Code128`, `Code39` or `ITF`; `page`: 1 for the first page; `regions`: one polygon, the
  * symbol's corners in pixels of that page's original image.
  */
 export interface CodeEntity {
