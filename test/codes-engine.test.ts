@@ -19,6 +19,7 @@ describe('codes in the engine', () => {
     const { bytes } = await receiptWithCode(PAYLOAD, { module: 4, lines: LINES('115.00') });
     const r = await engine.extract(bytes, { verbose: true, refresh: true, detectFraud: false });
     expect(r.entities.codes).toHaveLength(1);
+    expect(Object.keys(r.entities).slice(-1)).toEqual(['codes']); // fraud checks off: nothing after it
     const c = r.entities.codes![0]!;
     expect(Object.keys(c)).toEqual(['data', 'format', 'page', 'regions', 'fiscal']);
     expect(c).toMatchObject({ data: PAYLOAD, format: 'QRCode', page: 1, fiscal: { scheme: 'sa-zatca', countryCode: 'SA', data: { totalAmount: 115, taxAmount: 15, date: '2024-03-14', merchantTaxId: '310122393500003' } } });

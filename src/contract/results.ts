@@ -158,11 +158,11 @@ export interface Entities {
   lineItemsCheck?: LineItemsCheck;
   category?: CategoryEntity;
   normalisedMerchant?: NormalisedMerchantEntity;
+  /** Beyond: the codes on the pages (absent with `readCodes: false`). */
+  codes?: CodeEntity[];
   tamperingDetection?: TamperingDetectionEntity;
   digitalDetection?: DigitalDetectionEntity;
   handwritingDetection?: HandwritingDetectionEntity;
-  /** Beyond: the codes on the pages (absent with `readCodes: false`). */
-  codes?: CodeEntity[];
 }
 
 export interface VerboseResult {

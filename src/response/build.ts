@@ -205,10 +205,11 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
   const rec = idEntity(doc, fields.receiptNumber);
   if (rec) entities.receiptNumber = rec;
   Object.assign(entities, enrichmentEntities(doc, extras.enrichment));
+  // the codes before the fraud detections, which come last
+  if (extras.codes) entities.codes = codeEntities(extras.codes);
   if (extras.tamperingDetection) entities.tamperingDetection = extras.tamperingDetection;
   if (extras.digitalDetection) entities.digitalDetection = extras.digitalDetection;
   if (extras.handwritingDetection) entities.handwritingDetection = extras.handwritingDetection;
-  if (extras.codes) entities.codes = codeEntities(extras.codes);
   const itemsCount: VerboseSlot<number> = items.length
     ? { data: items.reduce((s, i) => s + (Number.isFinite(i.data.quantity.data) ? i.data.quantity.data : 1), 0), confidenceLevel: clampConfidence(Math.min(...items.map((i) => i.confidenceLevel))), text: '', index: items[0]!.index, keyword: '-', regions: [] }
     : MISSING;
