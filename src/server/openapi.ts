@@ -138,6 +138,34 @@ const locatedField: Json = {
 };
 const SIMPLE_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'merchantCity', 'merchantState', 'merchantCountryCode', 'merchantPostalCode', 'merchantTypes'];
 
+/** `entities.codes` (src/codes/): a code on the page and its fiscal payload. */
+const CODE_SCHEMAS: Record<string, Json> = {
+  CodeEntity: {
+    type: 'object', required: ['data', 'format', 'page', 'regions'], description: 'beyond: a QR code or barcode on the page (absent with readCodes false)',
+    properties: {
+      data: { type: 'string', description: 'the decoded text' },
+      format: { type: 'string', enum: ['QRCode', 'EAN13', 'EAN8', 'UPCA', 'UPCE', 'Code128', 'Code39', 'ITF'] },
+      page: { type: 'integer', minimum: 1 },
+      regions: { type: 'array', items: ref('Polygon'), description: "one polygon: the symbol's corners" },
+      fiscal: ref('FiscalCode'),
+    },
+  },
+  FiscalCode: {
+    type: 'object', required: ['scheme', 'countryCode'], description: 'a fiscal payload; its fields decide the result\'s (confidence 0.99, a warning when the text read otherwise). `error` instead of `data` when it could not be read (then it changes nothing)',
+    properties: {
+      scheme: { type: 'string', enum: ['sa-zatca', 'in-gst-einvoice', 'ru-fns', 'br-nfe', 'pt-atcud', 'es-ticketbai', 'es-verifactu', 'hr-fiskalizacija'] },
+      countryCode: { type: 'string' },
+      data: {
+        type: 'object', properties: {
+          totalAmount: { type: 'number' }, taxAmount: { type: 'number' }, date: { type: 'string', format: 'date' }, time: { type: 'string', description: 'HH:MM:SS' },
+          merchantTaxId: { type: 'string' }, merchantName: { type: 'string' }, invoiceNumber: { type: 'string' }, currencyCode: { type: 'string' },
+        },
+      },
+      error: { type: 'string' },
+    },
+  },
+};
+
 function schemas(): Json {
   return {
     Error: {
@@ -190,30 +218,7 @@ function schemas(): Json {
       },
     },
     Range: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' } } },
-    CodeEntity: {
-      type: 'object', required: ['data', 'format', 'page', 'regions'], description: 'beyond: a QR code or barcode on the page (absent with readCodes false)',
-      properties: {
-        data: { type: 'string', description: 'the decoded text' },
-        format: { type: 'string', enum: ['QRCode', 'EAN13', 'EAN8', 'UPCA', 'UPCE', 'Code128', 'Code39', 'ITF'] },
-        page: { type: 'integer', minimum: 1 },
-        regions: { type: 'array', items: ref('Polygon'), description: "one polygon: the symbol's corners" },
-        fiscal: ref('FiscalCode'),
-      },
-    },
-    FiscalCode: {
-      type: 'object', required: ['scheme', 'countryCode'], description: 'a fiscal payload; its fields decide the result\'s (confidence 0.99, a warning when the text read otherwise). `error` instead of `data` when it could not be read (then it changes nothing)',
-      properties: {
-        scheme: { type: 'string', enum: ['sa-zatca', 'in-gst-einvoice', 'ru-fns', 'br-nfe', 'pt-atcud', 'es-ticketbai', 'es-verifactu', 'hr-fiskalizacija'] },
-        countryCode: { type: 'string' },
-        data: {
-          type: 'object', properties: {
-            totalAmount: { type: 'number' }, taxAmount: { type: 'number' }, date: { type: 'string', format: 'date' }, time: { type: 'string', description: 'HH:MM:SS' },
-            merchantTaxId: { type: 'string' }, merchantName: { type: 'string' }, invoiceNumber: { type: 'string' }, currencyCode: { type: 'string' },
-          },
-        },
-        error: { type: 'string' },
-      },
-    },
+    ...CODE_SCHEMAS,
     ValidationResult: {
       type: 'object', description: 'contract section 4',
       properties: {
