@@ -63,10 +63,10 @@ function agreedValue(facts: Fact[], field: Decided | Filled, extractTime: boolea
   return out;
 }
 
-/** Where the page prints an amount: its last occurrence among the money amounts (totals come late). */
+/** Where the page prints an amount: its last occurrence among the money amounts (totals come late), else among all numbers. */
 function printedAmount(fields: FieldResults, value: number): FoundNumber | undefined {
-  const all = [...fields.amounts, ...fields.numbers].filter((n) => Math.abs(n.value - value) < 0.005);
-  return all.sort((a, b) => b.lineIndex - a.lineIndex)[0];
+  const last = (list: FoundNumber[]) => list.filter((n) => Math.abs(n.value - value) < 0.005).sort((a, b) => b.lineIndex - a.lineIndex)[0];
+  return last(fields.amounts) ?? last(fields.numbers);
 }
 
 /** A located value for what the code states: on the line that prints it, else at the code. */
