@@ -42,6 +42,9 @@ import { createCampaigns } from './campaigns/index.js';
 import type { Campaigns } from './campaigns/index.js';
 import { EngineEnrichment } from './enrich/index.js';
 import { detectFraud } from './fraud/index.js';
+import { readPageCodes } from './codes/index.js';
+import type { CodesReading } from './codes/index.js';
+import { applyFiscalFacts } from './resolve/fiscal.js';
 import type { Extraction } from './contract/extraction.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
 
@@ -140,6 +143,7 @@ class ReceiptEngine implements Engine {
       trackingId: x.trackingId,
       warnings: [...new Set([...x.warnings, ...enriched.warnings])],
       enrichment: enriched,
+      ...(x.codes ? { codes: x.codes } : {}),
       ...fraudOf(x),
     }), clock);
   }
@@ -221,7 +225,25 @@ class ReceiptEngine implements Engine {
 
     const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
     warnings.push(...read.warnings);
-    return this.finish(input, read.document, read.fields, read.rotation, warnings, started, signal, fraud, clock);
+    const codes = opts.readCodes ? await this.codes(input, signal, warnings, clock) : undefined;
+    // fiscal facts (codes/fiscal/) decide the fields they state; each disagreement with the text is a warning
+    const resolved = codes ? applyFiscalFacts(read.fields, codes.facts, { extractTime: opts.extractTime }) : { fields: read.fields, warnings: [] };
+    warnings.push(...resolved.warnings);
+    const x = await this.finish(input, read.document, resolved.fields, read.rotation, warnings, started, signal, fraud, clock);
+    return codes ? { ...x, codes: codes.codes } : x;
+  }
+
+  /** The codes on the pages and their fiscal facts (src/codes/); a failure of their own is a warning. */
+  private async codes(input: LoadedInput, signal: AbortSignal, warnings: string[], clock: StageClock): Promise<CodesReading | undefined> {
+    if (signal.aborted) return undefined;
+    try {
+      const r = await clock.time('codes', () => readPageCodes(input, { signal }));
+      warnings.push(...r.warnings);
+      return r;
+    } catch (e) {
+      warnings.push(`codes could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
   }
 
   /** The fraud checks (when asked for) and the extraction's record. */
@@ -339,6 +361,7 @@ class ReceiptEngine implements Engine {
       extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
       language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
       detectFraud: opts.detectFraud,
+      readCodes: opts.readCodes,
       enrichment: await this.enrichment.resultKey(),
     };
     const scan: ScanStart = { kind, opts, started: performance.now(), resultKey: resultKey(kind, keyOpts), extractionKey: extractionKey(keyOpts) };

@@ -7,10 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { receiptWithCode } from '../bench/code-fixtures.mjs';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIX = path.join(ROOT, 'fixtures');
 const NO_NET = path.join(ROOT, 'test/helpers/no-network.cjs');
+
 
 function node(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeout?: number } = {}) {
   return spawnSync(process.execPath, args, {
@@ -48,6 +50,23 @@ describe('built package', () => {
     const res = node(['--require', NO_NET, '--input-type=module', '-e', script], { env: { RECEIPTKIT_NET_LOG: log } });
     expect(res.status, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toHaveLength(2);
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  it('attempts no network while decoding codes: the decoder\'s .wasm comes from the installed package', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rk-net-codes-'));
+    const log = path.join(dir, 'net.log');
+    writeFileSync(log, '');
+    const file = path.join(dir, 'receipt-qr.jpg');
+    writeFileSync(file, (await receiptWithCode('t=20240315T1432&s=1234.50&fn=9960440300123456&i=12345&fp=1234567890&n=1', { module: 4 })).bytes);
+    const script = `import { extract } from ${JSON.stringify(path.join(ROOT, 'dist/index.js'))};
+      const r = await extract(${JSON.stringify(file)}, { verbose: true, detectFraud: false });
+      console.log(JSON.stringify(r.entities.codes));`;
+    const res = node(['--require', NO_NET, '--input-type=module', '-e', script], { env: { RECEIPTKIT_NET_LOG: log } });
+    expect(res.status, res.stderr).toBe(0);
+    const codes = JSON.parse(res.stdout);
+    expect(codes).toHaveLength(1);
+    expect(codes[0].fiscal).toMatchObject({ scheme: 'ru-fns', data: { totalAmount: 1234.5 } });
     expect(readFileSync(log, 'utf8')).toBe('');
   });
 

@@ -23,12 +23,13 @@ export function wholeNumber(name: string, v: string | boolean | undefined, min =
   return n;
 }
 
-/** The extraction options of --verbose, --no-line-items, --no-fraud, --extract-time, --language, --near, --ignore-merchant-name. */
+/** The extraction options of --verbose, --no-line-items, --no-fraud, --no-codes, --extract-time, --language, --near, --ignore-merchant-name. */
 export function extractionOptions(values: CliValues): ExtractOptionsInput {
   return {
     verbose: !!values.verbose,
     extractLineItems: !values['no-line-items'],
     ...(values['no-fraud'] ? { detectFraud: false } : {}),
+    ...(values['no-codes'] ? { readCodes: false } : {}),
     extractTime: !!values['extract-time'],
     ...(str(values.language) ? { language: str(values.language) } : {}),
     ...(str(values.near) ? { near: str(values.near) } : {}),

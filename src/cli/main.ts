@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * receiptkit CLI.
- *   receiptkit extract <file...> [--verbose] [--no-line-items] [--no-fraud] [--language xx] [--near "..."] [--extract-time]
+ *   receiptkit extract <file...> [--verbose] [--no-line-items] [--no-fraud] [--no-codes] [--language xx] [--near "..."] [--extract-time]
  *   receiptkit batch <dir|files...> --out results.jsonl [--verbose] [--concurrency N] [--shard i/n]
  *   receiptkit serve [--port N] [--host H] [--config FILE] [--store-url URL]
  *   receiptkit enqueue <dir|files...> --queue URL | work --queue URL [--workers N] [--drain]
@@ -37,6 +37,7 @@ Extraction options:
   --verbose                 verbose result (line items, text, regions, helper arrays)
   --no-line-items           verbose only: skip line items (faster)
   --no-fraud                verbose only: skip the fraud checks (faster; no tampering, digital or handwriting detection)
+  --no-codes                skip decoding QR codes and barcodes (and the fiscal facts they give)
   --extract-time            keep the printed time of day in date
   --language CODE           language hint: en, fr, de, id, ms, ... (default: auto)
   --near "city, state, country"  locale hint (date order, decimal comma, currency)
@@ -100,6 +101,7 @@ const OPTIONS = {
   'line-items': { type: 'boolean' },
   'no-line-items': { type: 'boolean' },
   'no-fraud': { type: 'boolean' },
+  'no-codes': { type: 'boolean' },
   'extract-time': { type: 'boolean' },
   language: { type: 'string' },
   near: { type: 'string' },

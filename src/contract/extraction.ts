@@ -9,6 +9,7 @@ import type { HandwritingDetectionEntity } from './results.js';
 import type { LoadedInput } from '../input/types.js';
 import type { Document } from '../document/types.js';
 import type { FieldResults } from '../fields/types.js';
+import type { ReadCode } from '../codes/types.js';
 
 export interface Extraction {
   input: LoadedInput;
@@ -22,6 +23,8 @@ export interface Extraction {
   tamperingDetection?: TamperingDetection;
   /** Digital-document detector output, when a fraud stage produced one (the not-digital check reads it). */
   digitalDetection?: DigitalDetection;
+  /** The QR codes and barcodes found on the pages, with their fiscal payloads (src/codes/); absent with `readCodes: false`. */
+  codes?: ReadCode[];
   /** Handwriting detector output, with the fraud stage. */
   handwritingDetection?: HandwritingDetectionEntity;
 }

@@ -16,6 +16,12 @@ export const extractOptionsSchema = z.strictObject({
    * runs them whenever its rules ask (fraudDetection.allowTamperDetection / allowDigitalDetection).
    */
   detectFraud: z.boolean().default(true),
+  /**
+   * Decode the QR codes and barcodes on image pages (src/codes/) and read the fiscal payloads among them,
+   * which decide the total, tax, date and seller's tax ID they state. False skips that work; verbose
+   * results then have no `entities.codes`.
+   */
+  readCodes: z.boolean().default(true),
   extractTime: z.boolean().default(false),
   language: z.string().min(1).max(20).optional(),
   near: z.string().max(200).optional(),

@@ -110,6 +110,46 @@ export interface DigitalDetectionEntity { isDigital: boolean; digitalScore: numb
 /** Beyond the hosted API. */
 export interface HandwritingDetectionEntity { isHandwritten: boolean; handwrittenScore: number }
 
+/**
+ * Beyond: what a fiscal code states (src/codes/fiscal/), in the fields' own forms: amounts as numbers,
+ * `date` `YYYY-MM-DD` and `time` `HH:MM:SS` as the receipt prints them.
+ */
+export interface FiscalCodeData {
+  totalAmount?: number;
+  taxAmount?: number;
+  date?: string;
+  time?: string;
+  merchantTaxId?: string;
+  merchantName?: string;
+  invoiceNumber?: string;
+  currencyCode?: string;
+}
+
+/**
+ * Beyond: a fiscal payload a code carries. `scheme` names its format (`sa-zatca`, `in-gst-einvoice`,
+ * `ru-fns`, `br-nfe`, `pt-atcud`, `es-ticketbai`, `es-verifactu`, `hr-fiskalizacija`); a payload that
+ * could not be read has `error` instead of `data`, and changes nothing.
+ */
+export interface FiscalCodeEntity {
+  scheme: string;
+  countryCode: string;
+  data?: FiscalCodeData;
+  error?: string;
+}
+
+/**
+ * Beyond: a QR code or barcode on the page. `data`: the decoded text; `format`: `QRCode`, `EAN13`,
+ * `EAN8`, `UPCA`, `UPCE`, `Code128`, `Code39` or `ITF`; `page`: 1 for the first page; `regions`: one polygon, the
+ * symbol's corners in pixels of that page's original image.
+ */
+export interface CodeEntity {
+  data: string;
+  format: string;
+  page: number;
+  regions: Polygon[];
+  fiscal?: FiscalCodeEntity;
+}
+
 export interface Entities {
   productLineItems: ProductLineItem[];
   multiTaxLineItems: MultiTaxLineItem[];
@@ -118,6 +158,8 @@ export interface Entities {
   lineItemsCheck?: LineItemsCheck;
   category?: CategoryEntity;
   normalisedMerchant?: NormalisedMerchantEntity;
+  /** Beyond: the codes on the pages (absent with `readCodes: false`). */
+  codes?: CodeEntity[];
   tamperingDetection?: TamperingDetectionEntity;
   digitalDetection?: DigitalDetectionEntity;
   handwritingDetection?: HandwritingDetectionEntity;

@@ -16,8 +16,8 @@ import { orderedJobId } from './jobs.js';
 import type { JobQueue, JobSettings } from './jobs.js';
 
 /** Extraction options a queued job carries (the ones `batch` takes); per-machine settings are the worker's. */
-export type QueuedExtractOptions = Pick<ExtractOptionsInput, 'verbose' | 'extractLineItems' | 'detectFraud' | 'extractTime' | 'language' | 'near' | 'ignoreMerchantName'>;
-const QUEUED_OPTION_KEYS = ['verbose', 'extractLineItems', 'detectFraud', 'extractTime', 'language', 'near', 'ignoreMerchantName'] as const;
+export type QueuedExtractOptions = Pick<ExtractOptionsInput, 'verbose' | 'extractLineItems' | 'detectFraud' | 'readCodes' | 'extractTime' | 'language' | 'near' | 'ignoreMerchantName'>;
+const QUEUED_OPTION_KEYS = ['verbose', 'extractLineItems', 'detectFraud', 'readCodes', 'extractTime', 'language', 'near', 'ignoreMerchantName'] as const;
 
 export interface EnqueueOptions {
   /** Extraction options every job of this call is extracted with (default: the simple result). */

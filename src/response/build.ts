@@ -12,6 +12,8 @@ import type {
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
 import type { EnrichmentOutput } from '../enrich/index.js';
+import type { ReadCode } from '../codes/types.js';
+import type { CodeEntity } from '../contract/results.js';
 
 const MISSING: MissingField = Object.freeze({ confidenceLevel: 0 }) as MissingField;
 
@@ -138,6 +140,19 @@ export interface VerboseExtras {
   tamperingDetection?: TamperingDetectionEntity;
   digitalDetection?: DigitalDetectionEntity;
   handwritingDetection?: HandwritingDetectionEntity;
+  /** The codes on the pages (src/codes), when they were read. */
+  codes?: ReadCode[];
+}
+
+/** `entities.codes`: each code's text, format, page (1-based), corners and fiscal payload. */
+export function codeEntities(codes: readonly ReadCode[]): CodeEntity[] {
+  return codes.map((c) => {
+    const f = c.fiscal;
+    const fiscal = !f ? undefined
+      : 'fact' in f ? { scheme: f.fact.scheme, countryCode: f.fact.country, data: { ...f.fact.fields } }
+      : { scheme: f.scheme, countryCode: f.country, error: f.error };
+    return { data: c.text, format: c.format, page: c.page + 1, regions: [c.polygon.map((p) => ({ ...p })) as Polygon], ...(fiscal ? { fiscal } : {}) };
+  });
 }
 
 /** `entities.category` and `entities.normalisedMerchant` from the enrichment. */
@@ -190,6 +205,8 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
   const rec = idEntity(doc, fields.receiptNumber);
   if (rec) entities.receiptNumber = rec;
   Object.assign(entities, enrichmentEntities(doc, extras.enrichment));
+  // the codes before the fraud detections, which come last
+  if (extras.codes) entities.codes = codeEntities(extras.codes);
   if (extras.tamperingDetection) entities.tamperingDetection = extras.tamperingDetection;
   if (extras.digitalDetection) entities.digitalDetection = extras.digitalDetection;
   if (extras.handwritingDetection) entities.handwritingDetection = extras.handwritingDetection;

@@ -17,6 +17,7 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const OPTION_PROPERTIES: Record<string, Json> = {
   extractLineItems: bool('verbose only: product line items (default true); false skips that work'),
   detectFraud: bool('verbose only: tamperingDetection, digitalDetection and handwritingDetection (default true); false skips that work and leaves them out'),
+  readCodes: bool('decode QR codes and barcodes (entities.codes) and let fiscal QR payloads decide the total, tax, date and seller tax ID they state (default true); false skips that work'),
   extractTime: bool('keep the printed time of day in date (default false)'),
   language: str('language hint (en, fr, de, id, ms, es, jp, zh, ...); an unknown hint falls back to auto with a warning', { maxLength: 20 }),
   near: str('"city, state, country": locale conventions and merchant matching', { maxLength: 200 }),
@@ -137,6 +138,34 @@ const locatedField: Json = {
 };
 const SIMPLE_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'merchantCity', 'merchantState', 'merchantCountryCode', 'merchantPostalCode', 'merchantTypes'];
 
+/** `entities.codes` (src/codes/): a code on the page and its fiscal payload. */
+const CODE_SCHEMAS: Record<string, Json> = {
+  CodeEntity: {
+    type: 'object', required: ['data', 'format', 'page', 'regions'], description: 'beyond: a QR code or barcode on the page (absent with readCodes false)',
+    properties: {
+      data: { type: 'string', description: 'the decoded text' },
+      format: { type: 'string', enum: ['QRCode', 'EAN13', 'EAN8', 'UPCA', 'UPCE', 'Code128', 'Code39', 'ITF'] },
+      page: { type: 'integer', minimum: 1 },
+      regions: { type: 'array', items: ref('Polygon'), description: "one polygon: the symbol's corners" },
+      fiscal: ref('FiscalCode'),
+    },
+  },
+  FiscalCode: {
+    type: 'object', required: ['scheme', 'countryCode'], description: 'a fiscal payload; its fields decide the result\'s (confidence 0.99, a warning when the text read otherwise). `error` instead of `data` when it could not be read (then it changes nothing)',
+    properties: {
+      scheme: { type: 'string', enum: ['sa-zatca', 'in-gst-einvoice', 'ru-fns', 'br-nfe', 'pt-atcud', 'es-ticketbai', 'es-verifactu', 'hr-fiskalizacija'] },
+      countryCode: { type: 'string' },
+      data: {
+        type: 'object', properties: {
+          totalAmount: { type: 'number' }, taxAmount: { type: 'number' }, date: { type: 'string', format: 'date' }, time: { type: 'string', description: 'HH:MM:SS' },
+          merchantTaxId: { type: 'string' }, merchantName: { type: 'string' }, invoiceNumber: { type: 'string' }, currencyCode: { type: 'string' },
+        },
+      },
+      error: { type: 'string' },
+    },
+  },
+};
+
 function schemas(): Json {
   return {
     Error: {
@@ -168,7 +197,7 @@ function schemas(): Json {
         currencyCode: { type: 'string' }, itemsCount: { type: 'object' },
         text: { type: 'object', properties: { text: { type: 'string' }, regions: { type: 'array', items: ref('Polygon') } } },
         amounts: { type: 'array', items: { type: 'object' } }, lineAmounts: { type: 'array', items: { type: 'object' } }, numbers: { type: 'array', items: { type: 'object' } },
-        entities: { type: 'object', description: 'productLineItems (with productCode and category when known), multiTaxLineItems, invoiceNumber, receiptNumber, lineItemsCheck, category (merchant level), normalisedMerchant (the known merchant matched), ...' },
+        entities: { type: 'object', description: 'productLineItems (with productCode and category when known), multiTaxLineItems, invoiceNumber, receiptNumber, lineItemsCheck, category (merchant level), normalisedMerchant (the known merchant matched), codes (QR codes and barcodes: CodeEntity), ...', properties: { codes: { type: 'array', items: ref('CodeEntity') } } },
         similarReceipts: { type: 'array', items: { type: 'object' } },
         location: { type: 'object', description: 'only with a public ipAddress: MaxMind GeoIP2 City shape (city.names.en, country.iso_code/names, location.latitude/longitude/time_zone, postal.code, subdivisions, traits.ip_address/network)' },
         pages: { type: 'integer' }, targetRotation: { type: 'integer' }, warnings: { type: 'array', items: { type: 'string' } },
@@ -189,6 +218,7 @@ function schemas(): Json {
       },
     },
     Range: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' } } },
+    ...CODE_SCHEMAS,
     ValidationResult: {
       type: 'object', description: 'contract section 4',
       properties: {

@@ -7,7 +7,7 @@
 import { badParameter } from './http.js';
 
 /** Extraction options that are booleans. */
-const BOOLEAN_OPTIONS = new Set(['extractLineItems', 'detectFraud', 'extractTime', 'refresh', 'incognito']);
+const BOOLEAN_OPTIONS = new Set(['extractLineItems', 'detectFraud', 'readCodes', 'extractTime', 'refresh', 'incognito']);
 
 /** Options a caller may not set over HTTP, and why. */
 const SERVER_OWNED: Record<string, string> = {

@@ -17,6 +17,8 @@ export interface KeyOptions {
   near?: string | undefined;
   ignoreMerchantName?: string | undefined;
   ipAddress?: string | undefined;
+  /** The codes on the pages were read (absent or true: yes). */
+  readCodes?: boolean | undefined;
   /** Verbose results: the fraud checks were run (absent or true: yes). */
   detectFraud?: boolean | undefined;
   /** Revision of the enrichment lists (src/enrich): a change makes stored results stale. Undefined: none. */
@@ -28,6 +30,8 @@ export function extractionKey(o: KeyOptions): string {
   return sha256({
     v: CACHE_VERSION, extractTime: o.extractTime, lineItems: o.extractLineItems,
     language: o.language ?? null, near: o.near ?? null, ignoreMerchantName: o.ignoreMerchantName ?? null,
+    // (only when off: the keys of scans stored before the option existed stay the same)
+    ...(o.readCodes === false ? { readCodes: false } : {}),
   });
 }
 

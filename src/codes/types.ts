@@ -1,0 +1,59 @@
+/**
+ * What the page says beyond its text: the codes printed on it (QR codes, 1-D barcodes) and the fiscal
+ * facts some of them carry (the total, date, tax and seller ID the tax authority received).
+ */
+import type { Polygon } from '../document/types.js';
+
+/** One code found on a page. */
+export interface PageCode {
+  /** zxing's format name: `QRCode`, `EAN13`, `EAN8`, `UPCA`, `UPCE`, `Code128`, ... */
+  format: string;
+  /** The decoded text. */
+  text: string;
+  /** Page index (0-based). */
+  page: number;
+  /** Corners (top-left, top-right, bottom-right, bottom-left of the symbol) in pixels of the original image (after EXIF orientation). */
+  polygon: Polygon;
+}
+
+/** The fields a fiscal payload can state. Amounts in the document's currency; `date` `YYYY-MM-DD` as the receipt prints it (local time). */
+export interface FiscalFields {
+  totalAmount?: number;
+  taxAmount?: number;
+  date?: string;
+  /** `HH:MM:SS`, local time, when the payload has one. */
+  time?: string;
+  merchantTaxId?: string;
+  merchantName?: string;
+  invoiceNumber?: string;
+  currencyCode?: string;
+}
+
+/** A fiscal payload read from a code. */
+export interface FiscalFact {
+  /** The format's id (`sa-zatca`, `in-gst-einvoice`, ...; fiscal/index.ts). */
+  scheme: string;
+  /** ISO 3166-1 alpha-2 country of the seller. */
+  country: string;
+  fields: FiscalFields;
+}
+
+/** The outcome of a fiscal parser that recognised its format: the fact, or why the payload could not be read. */
+export type FiscalParse = { fact: FiscalFact } | { scheme: string; country: string; error: string };
+
+/** One fiscal format: recognises its payload (`matches`: cheap, on the text's shape) and parses it. */
+export interface FiscalFormat {
+  scheme: string;
+  country: string;
+  /** Where the format is published (also in the file's header comment). */
+  specification: string;
+  /** Whether the text looks like this format (the parser then owns it, and a failure is listed). */
+  matches(code: Pick<PageCode, 'format' | 'text'>): boolean;
+  /** The fields, or throws an Error whose message says what is wrong. */
+  parse(text: string): FiscalFields;
+}
+
+/** A code with what the fiscal formats made of it. */
+export interface ReadCode extends PageCode {
+  fiscal?: FiscalParse;
+}
