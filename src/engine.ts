@@ -12,7 +12,7 @@ import { loadInput } from './input/index.js';
 import type { InputSource, LoadedInput } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
-import { resolveLanguages } from './ocr/languages.js';
+import { findLanguageData, resolveLanguages } from './ocr/languages.js';
 import type { Document } from './document/types.js';
 import type { FieldResults } from './fields/types.js';
 import { PaddleReader } from './ocr/paddle.js';
@@ -44,6 +44,10 @@ import { EngineEnrichment } from './enrich/index.js';
 import { detectFraud } from './fraud/index.js';
 import type { Extraction } from './contract/extraction.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
+import { documentTypeOf } from './classify/index.js';
+import { detectLanguage, loadLanguageDetector } from './language/detect.js';
+import { secondReadingLanguage } from './language/reread.js';
+import { rootConfidence } from './response/build.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
 export type { Extraction } from './contract/extraction.js';
@@ -141,6 +145,8 @@ class ReceiptEngine implements Engine {
       warnings: [...new Set([...x.warnings, ...enriched.warnings])],
       enrichment: enriched,
       ...fraudOf(x),
+      ...(x.documentType ? { documentType: x.documentType } : {}),
+      ...(x.language ? { language: x.language } : {}),
     }), clock);
   }
 
@@ -219,9 +225,27 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
 
-    const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
+    const detector = loadLanguageDetector(); // loads while the page is read
+    const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
+    let read = await readWith(langs.codes);
+    await detector;
+    let language = detectLanguage(read.document.text, read.fields.country?.code);
+    const again = this.options.languageReread
+      ? secondReadingLanguage({ hint: opts.language, used: langs.codes, detected: language, installed: (c) => !!findLanguageData(c, this.options.langPath) })
+      : undefined;
+    if (again && !signal.aborted) {
+      const second = await readWith(resolveLanguages(again, this.options.langPath).codes);
+      // the reading whose core fields are surer is kept
+      if (rootConfidence(second.fields) > rootConfidence(read.fields)) {
+        read = { ...second, warnings: [...second.warnings, `read again in ${again}, the language of the text`] };
+        language = detectLanguage(read.document.text, read.fields.country?.code) ?? language;
+      }
+    }
     warnings.push(...read.warnings);
-    return this.finish(input, read.document, read.fields, read.rotation, warnings, started, signal, fraud, clock);
+    const x = await this.finish(input, read.document, read.fields, read.rotation, warnings, started, signal, fraud, clock);
+    x.documentType = documentTypeOf(read.document, read.fields);
+    if (language) x.language = language;
+    return x;
   }
 
   /** The fraud checks (when asked for) and the extraction's record. */
@@ -296,7 +320,8 @@ class ReceiptEngine implements Engine {
     // the rules ask for fraud checks the stored reading did not run)
     const fraud = !!(rules.fraudDetection?.allowTamperDetection || rules.fraudDetection?.allowDigitalDetection);
     const stored = scan.contentHash && !opts.refresh ? await this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
-    const reused = stored && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
+    const typed = !rules.documentType || rules.documentType.skip || !!stored?.subject.documentType;
+    const reused = stored && typed && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
     let subject: ValidationSubject;
     let contentHash: string;
     let x: Extraction | undefined;
