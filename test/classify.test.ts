@@ -9,7 +9,10 @@ import { documentTypeOf, classifyDocument } from '../src/classify/index.js';
 import type { ClassifyInput } from '../src/classify/index.js';
 import { detectLanguage, languageWords, loadLanguageDetector } from '../src/language/detect.js';
 import { secondReadingLanguage, REREAD_MIN_CONFIDENCE } from '../src/language/reread.js';
-import { doc, RECEIPT_LINES } from './helpers/extraction.js';
+import { doc, extraction, RECEIPT_LINES } from './helpers/extraction.js';
+import { subjectFromExtraction } from '../src/validate/subject.js';
+import { evaluateRules } from '../src/validate/rules.js';
+import { CHECK_NAMES, parseWithField, validationRulesSchema } from '../src/contract/validation.js';
 
 const NOW = new Date('2025-01-15T12:00:00Z');
 const kind = (lines: string[], source: 'ocr' | 'pdf-text' = 'ocr') => {
@@ -155,5 +158,34 @@ describe('second reading in the detected language', () => {
     expect(secondReadingLanguage({ used: ['deu'], detected: sure, installed })).toBeUndefined();
     expect(secondReadingLanguage({ used: ['eng'], detected: { code: 'fr', confidence: 0.9, evidence: [] }, installed })).toBeUndefined();
     expect(secondReadingLanguage({ used: ['eng'], installed })).toBeUndefined();
+  });
+});
+
+describe('documentType rule (document_type_validated)', () => {
+  const subject = (type?: 'receipt' | 'invoice' | 'other') => {
+    const s = subjectFromExtraction(extraction());
+    if (type) s.documentType = { type, confidence: 0.9, evidence: ['prose(-4)'] };
+    return s;
+  };
+  const run = (type: 'receipt' | 'invoice' | 'other' | undefined, rule: object) =>
+    evaluateRules(subject(type), parseWithField(validationRulesSchema, { documentType: rule }, 'rules'), { trackingId: 't', similar: [] });
+
+  it('other fails unless allowOther; receipts pass; invoices pass unless allowInvoice is false', () => {
+    expect(run('other', {}).failedValidations).toEqual(['document_type_validated']);
+    expect(run('other', {}).reasons.document_type_validated).toMatch(/not a receipt or an invoice .*prose/);
+    expect(run('other', { allowOther: true }).successful).toBe(true);
+    expect(run('receipt', {}).passedValidations).toEqual(['document_type_validated']);
+    expect(run('invoice', {}).successful).toBe(true);
+    expect(run('invoice', { allowInvoice: false }).failedValidations).toEqual(['document_type_validated']);
+    expect(run('other', { skip: true }).passedValidations).toEqual([]);
+  });
+
+  it('a stored subject without a document type fails with a reason', () => {
+    expect(run(undefined, {}).reasons.document_type_validated).toMatch(/not known/);
+  });
+
+  it('the schema names an unknown field of the section', () => {
+    expect(() => parseWithField(validationRulesSchema, { documentType: { allowOthers: true } }, 'rules')).toThrow(/documentType\.allowOthers/);
+    expect(CHECK_NAMES).toContain('document_type_validated');
   });
 });

@@ -70,14 +70,20 @@ interface TextFacts {
   nonEmpty: number;
 }
 
+/** A word as prose spells it: three letters or more, lower case after the first, maybe a stop after it. */
+const PROSE_WORD = /^[(“"'‘]?\p{L}[\p{Ll}\p{M}'’-]{2,}[.,;:!?)”"']*$/u;
+
 function textFacts(lines: readonly string[]): TextFacts {
   const folded = lines.map((l) => foldText(l));
   let words = 0, proseLines = 0, timeEndedLines = 0, nonEmpty = 0;
   for (const l of lines) {
-    const ws = l.split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w));
+    const tokens = l.split(/\s+/).filter(Boolean);
+    const ws = tokens.filter((w) => /\p{L}{2,}/u.test(w));
     words += ws.length;
     if (l.trim()) nonEmpty++;
-    if (ws.length >= 6 && !/\d/.test(l)) proseLines++;
+    // prose: words spelled like words (OCR noise of a photo is short, mixed-case fragments)
+    const spelled = tokens.filter((w) => PROSE_WORD.test(w)).length;
+    if (spelled >= 6 && spelled >= 0.7 * tokens.length && !/\d/.test(l)) proseLines++;
     // a message's time: hh:mm closing a short line that holds no other figure
     const time = /(?:^|\s)\d{1,2}:\d{2}\s*(?:[AP]M)?\s*$/i.exec(l);
     if (time && ws.length <= 8 && !/\d/.test(l.slice(0, time.index))) timeEndedLines++;
@@ -116,18 +122,19 @@ const COMMERCE: Rule[] = [
 /** Bank statements, in the languages of the corpus and beyond (accent-folded upper case). */
 const STATEMENT_WORDS = /\b(?:(?:ACCOUNT|BANK|CARD) STATEMENT|STATEMENT OF ACCOUNT|OPENING BALANCE|CLOSING BALANCE|BALANCE (?:BROUGHT|CARRIED) FORWARD|KONTOAUSZUG|(?:ALTER|NEUER) KONTOSTAND|RELEVE DE COMPTE|(?:ANCIEN|NOUVEAU) SOLDE|EXTRACTO DE CUENTA|SALDO (?:ANTERIOR|FINAL|INICIAL)|REKENING KORAN|SALDO (?:AWAL|AKHIR)|MUTASI REKENING|SAO KE|SO DU (?:DAU|CUOI) KY)\b/;
 /** Salutations and closings of letters. */
-const LETTER_WORDS = /(?:^|\n)\s*(?:DEAR (?:MR|MRS|MS|MISS|DR|SIR|MADAM|CUSTOMER|[A-Z]+)|YOURS (?:SINCERELY|FAITHFULLY|TRULY)|SINCERELY|KIND REGARDS|BEST REGARDS|SEHR GEEHRTE|MIT FREUNDLICHEN GRUSSEN|MADAME, MONSIEUR|VEUILLEZ AGREER|CORDIALEMENT|ESTIMAD[OA]|ATENTAMENTE|UN CORDIAL SALUDO|KINH GUI|TRAN TRONG|HORMAT (?:KAMI|SAYA)|YTH\.?|OBJET ?:|BETREFF ?:|ASUNTO ?:|RE ?:)/;
+const LETTER_WORDS = /(?:^|\n)\s*(?:DEAR (?:MR|MRS|MS|MISS|DR|SIR|MADAM|CUSTOMER|[A-Z]+)|YOURS (?:SINCERELY|FAITHFULLY|TRULY)|SINCERELY|KIND REGARDS|BEST REGARDS|SEHR GEEHRTE|MIT FREUNDLICHEN GRUSSEN|MADAME, MONSIEUR|VEUILLEZ AGREER|CORDIALEMENT|ESTIMAD[OA]|ATENTAMENTE|UN CORDIAL SALUDO|KINH GUI|HORMAT (?:KAMI|SAYA)|YTH\.?|OBJET ?:|BETREFF ?:|ASUNTO ?:|RE ?:)/;
 /** Browser address bars, menus, footers and buttons of web pages. */
 const WEB_WORDS = /(?:HTTPS?:\/\/|© ?(?:19|20)\d\d|\b(?:HOME|ABOUT|BLOG|CONTACT|LOGIN|LOG IN|SIGN UP|SEARCH|NEWSLETTER|STARTSEITE|KONTAKT|ANMELDEN|ACCUEIL|CONNEXION|RECHERCHE|INICIO|CONTACTO|BUSCAR|BERANDA|KONTAK|MASUK|TRANG CHU|LIEN HE|DANG NHAP|TIM KIEM|READ MORE|ADD TO CART|IN DEN WARENKORB|AJOUTER AU PANIER)\b)/;
 
 /** The rules against commerce: each is evidence that the page is not a receipt or an invoice. */
 const OTHER: Rule[] = [
   /** Almost no text: a picture, not a document. */
-  (t) => (t.words < 4 ? cue('no-text', 6) : t.words < 10 ? cue('little-text', 2) : undefined),
+  (t, x) => (t.words < 4 ? cue('no-text', x.fields.totalKeyword && x.fields.totalKeyword !== '-' ? 2 : 6) : t.words < 10 ? cue('little-text', 2) : undefined),
   /** A bank statement's headings. */
   (t) => {
+    // one heading may be a loyalty balance on a receipt; a statement prints several
     const n = count(STATEMENT_WORDS, t.joined);
-    return n ? cue('statement-words', Math.min(7, 3.5 * n)) : undefined;
+    return n >= 2 ? cue('statement-words', Math.min(12, 4 * n)) : n ? cue('statement-word', 1.5) : undefined;
   },
   /** A letter's salutation and closing. */
   (t) => {

@@ -54,6 +54,14 @@ export function languageWords(text: string): string[] {
 const INDONESIAN = /\b(?:kembalian|uang|pajak|ppn|kasir|belanja|pelanggan|harga|diskon|struk|nota|rp|tanggal|pesanan|layanan)\b/i;
 const MALAY = /\b(?:ringgit|cukai|sila|kedai|barangan|jumlah\s+besar|sdn|bhd|berhad)\b/i;
 
+/** Countries whose documents are printed in one language (the others are left out). */
+const COUNTRY_LANGUAGE: Readonly<Record<string, string>> = {
+  VN: 'vi', ID: 'id', DE: 'de', AT: 'de', FR: 'fr', ES: 'es', MX: 'es', AR: 'es', CO: 'es', CL: 'es', PE: 'es', IT: 'it', NL: 'nl', PT: 'pt', BR: 'pt',
+  PL: 'pl', CZ: 'cs', HU: 'hu', RO: 'ro', SE: 'sv', DK: 'da', NO: 'no', FI: 'fi', TR: 'tr', GR: 'el', RU: 'ru', JP: 'ja', KR: 'ko', TH: 'th',
+};
+/** The country's language wins when its score is at least this share of the best one. */
+const COUNTRY_SCORE_SHARE = 0.75;
+
 /** Margin of the best score over the next one that counts as certain. */
 const CERTAIN_MARGIN = 0.25;
 /** Words of text from which the amount of text no longer lowers the confidence. */
@@ -78,6 +86,14 @@ export function detectLanguage(text: string, country?: string): DetectedLanguage
   evidence.push(`words:${words.length}`);
   const margin = best && next ? best[1] - next[1] : 0.3;
   let code = r.language;
+  // the country's own language, when the text reads nearly as well in it (OCR without the language's
+  // data misspells its words: Vietnamese read by the English model loses its diacritics)
+  const own = country ? COUNTRY_LANGUAGE[country] : undefined;
+  const ownScore = own ? r.getScores()[own === 'id' ? 'ms' : own] ?? 0 : 0;
+  if (own && code !== own && best && ownScore >= COUNTRY_SCORE_SHARE * best[1] && !(own === 'id' && code === 'ms')) {
+    code = own;
+    evidence.push(`rule:country-language(${own})`);
+  }
   if (code === 'ms') {
     const joined = words.join(' ');
     const id = country === 'ID' || (country !== 'MY' && INDONESIAN.test(joined) && !MALAY.test(joined));
