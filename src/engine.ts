@@ -225,11 +225,13 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
 
-    const detector = loadLanguageDetector(); // loads while the page is read
+    // the language is shown in verbose results and decides a second reading; its n-grams load while the page is read
+    const wantLanguage = !!opts.verbose || !!this.options.languageReread;
+    const detector = wantLanguage ? loadLanguageDetector() : undefined;
     const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
     let read = await readWith(langs.codes);
     await detector;
-    let language = detectLanguage(read.document.text, read.fields.country?.code);
+    let language = wantLanguage ? detectLanguage(read.document.text, read.fields.country?.code) : undefined;
     const again = this.options.languageReread
       ? secondReadingLanguage({ hint: opts.language, used: langs.codes, detected: language, installed: (c) => !!findLanguageData(c, this.options.langPath) })
       : undefined;

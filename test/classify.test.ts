@@ -164,6 +164,7 @@ describe('second reading in the detected language', () => {
 describe('documentType rule (document_type_validated)', () => {
   const subject = (type?: 'receipt' | 'invoice' | 'other') => {
     const s = subjectFromExtraction(extraction());
+    delete s.documentType;
     if (type) s.documentType = { type, confidence: 0.9, evidence: ['prose(-4)'] };
     return s;
   };
