@@ -67,6 +67,8 @@ interface TextFacts {
   proseLines: number;
   /** Lines that end in a bare time of day (hh:mm) with at most 8 words. */
   timeEndedLines: number;
+  /** Lines of conversation: 3+ words spelled as words, mostly lower case, no figures. */
+  sentenceLines: number;
   nonEmpty: number;
 }
 
@@ -75,7 +77,7 @@ const PROSE_WORD = /^[(“"'‘]?\p{L}[\p{Ll}\p{M}'’-]{2,}[.,;:!?)”"']*$/u;
 
 function textFacts(lines: readonly string[]): TextFacts {
   const folded = lines.map((l) => foldText(l));
-  let words = 0, proseLines = 0, timeEndedLines = 0, nonEmpty = 0;
+  let words = 0, proseLines = 0, timeEndedLines = 0, nonEmpty = 0, sentenceLines = 0;
   for (const l of lines) {
     const tokens = l.split(/\s+/).filter(Boolean);
     const ws = tokens.filter((w) => /\p{L}{2,}/u.test(w));
@@ -84,11 +86,14 @@ function textFacts(lines: readonly string[]): TextFacts {
     // prose: words spelled like words (OCR noise of a photo is short, mixed-case fragments)
     const spelled = tokens.filter((w) => PROSE_WORD.test(w)).length;
     if (spelled >= 6 && spelled >= 0.7 * tokens.length && !/\d/.test(l)) proseLines++;
+    const letters = l.replace(/[^\p{L}]/gu, '');
+    const lower = letters.replace(/[^\p{Ll}]/gu, '').length;
+    if (spelled >= 3 && spelled >= 0.7 * tokens.length && !/\d/.test(l) && lower >= 0.75 * letters.length) sentenceLines++;
     // a message's time: hh:mm closing a short line that holds no other figure
     const time = /(?:^|\s)\d{1,2}:\d{2}\s*(?:[AP]M)?\s*$/i.exec(l);
     if (time && ws.length <= 8 && !/\d/.test(l.slice(0, time.index))) timeEndedLines++;
   }
-  return { folded, joined: folded.join('\n'), words, proseLines, timeEndedLines, nonEmpty };
+  return { folded, joined: folded.join('\n'), words, proseLines, timeEndedLines, nonEmpty, sentenceLines };
 }
 
 const count = (re: RegExp, s: string): number => (s.match(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`)) ?? []).length;
@@ -100,7 +105,7 @@ const COMMERCE_WORDS = /\b(?:TOTAL|SUBTOTAL|SUB TOTAL|GRAND TOTAL|AMOUNT|AMT|QTY
 /** The commerce rules: each is evidence that the page is a receipt or an invoice. */
 const COMMERCE: Rule[] = [
   /** A total read next to its keyword. */
-  (_t, x) => (x.fields.totalKeyword && x.fields.totalKeyword !== '-' ? cue('total-keyword', 2.5) : x.fields.totalKeyword ? cue('total', 1) : undefined),
+  (_t, x) => (x.fields.totalKeyword && x.fields.totalKeyword !== '-' ? cue('total-keyword', 2.5) : x.fields.totalKeyword ? cue('total', 0.5) : undefined),
   /** Amounts closing lines (a price column). */
   (_t, x) => (x.fields.lineAmounts >= 3 ? cue('line-amounts', Math.min(2, 0.5 + x.fields.lineAmounts * 0.15)) : undefined),
   /** Product line items. */
@@ -119,8 +124,10 @@ const COMMERCE: Rule[] = [
   },
 ];
 
-/** Bank statements, in the languages of the corpus and beyond (accent-folded upper case). */
-const STATEMENT_WORDS = /\b(?:(?:ACCOUNT|BANK|CARD) STATEMENT|STATEMENT OF ACCOUNT|OPENING BALANCE|CLOSING BALANCE|BALANCE (?:BROUGHT|CARRIED) FORWARD|KONTOAUSZUG|(?:ALTER|NEUER) KONTOSTAND|RELEVE DE COMPTE|(?:ANCIEN|NOUVEAU) SOLDE|EXTRACTO DE CUENTA|SALDO (?:ANTERIOR|FINAL|INICIAL)|REKENING KORAN|SALDO (?:AWAL|AKHIR)|MUTASI REKENING|SAO KE|SO DU (?:DAU|CUOI) KY)\b/;
+/** Bank statement titles, in the languages of the corpus and beyond (accent-folded upper case). */
+const STATEMENT_TITLE = /\b(?:(?:ACCOUNT|BANK|CARD) STATEMENT|STATEMENT OF ACCOUNT|KONTOAUSZUG|RELEVE DE COMPTE|EXTRACTO DE CUENTA|ESTRATTO CONTO|REKENING KORAN|MUTASI REKENING|SAO KE(?: TAI KHOAN)?)\b/;
+/** A statement's balance lines (a receipt may print a loyalty balance). */
+const BALANCE_LINES = /\b(?:OPENING BALANCE|CLOSING BALANCE|BALANCE (?:BROUGHT|CARRIED) FORWARD|(?:ALTER|NEUER) KONTOSTAND|(?:ANCIEN|NOUVEAU) SOLDE|SALDO (?:ANTERIOR|FINAL|INICIAL|AWAL|AKHIR)|SO DU (?:DAU|CUOI) KY)\b/;
 /** Salutations and closings of letters. */
 const LETTER_WORDS = /(?:^|\n)\s*(?:DEAR (?:MR|MRS|MS|MISS|DR|SIR|MADAM|CUSTOMER|[A-Z]+)|YOURS (?:SINCERELY|FAITHFULLY|TRULY)|SINCERELY|KIND REGARDS|BEST REGARDS|SEHR GEEHRTE|MIT FREUNDLICHEN GRUSSEN|MADAME, MONSIEUR|VEUILLEZ AGREER|CORDIALEMENT|ESTIMAD[OA]|ATENTAMENTE|UN CORDIAL SALUDO|KINH GUI|HORMAT (?:KAMI|SAYA)|YTH\.?|OBJET ?:|BETREFF ?:|ASUNTO ?:|RE ?:)/;
 /** Browser address bars, menus, footers and buttons of web pages. */
@@ -130,11 +137,12 @@ const WEB_WORDS = /(?:HTTPS?:\/\/|© ?(?:19|20)\d\d|\b(?:HOME|ABOUT|BLOG|CONTACT
 const OTHER: Rule[] = [
   /** Almost no text: a picture, not a document. */
   (t, x) => (t.words < 4 ? cue('no-text', x.fields.totalKeyword && x.fields.totalKeyword !== '-' ? 2 : 6) : t.words < 10 ? cue('little-text', 2) : undefined),
-  /** A bank statement's headings. */
+  /** A bank statement's title: its rows look like line items, so it weighs as much as they can. */
+  (t) => (STATEMENT_TITLE.test(t.joined) ? cue('statement-title', 8) : undefined),
+  /** Opening and closing balances. */
   (t) => {
-    // one heading may be a loyalty balance on a receipt; a statement prints several
-    const n = count(STATEMENT_WORDS, t.joined);
-    return n >= 2 ? cue('statement-words', Math.min(12, 4 * n)) : n ? cue('statement-word', 1.5) : undefined;
+    const n = count(BALANCE_LINES, t.joined);
+    return n ? cue('balance-lines', Math.min(3, 1.5 * n)) : undefined;
   },
   /** A letter's salutation and closing. */
   (t) => {
@@ -150,6 +158,11 @@ const OTHER: Rule[] = [
   (t) => {
     const share = t.nonEmpty ? t.proseLines / t.nonEmpty : 0;
     return t.proseLines >= 3 && share >= 0.12 ? cue('prose', Math.min(6, 1 + 12 * share)) : undefined;
+  },
+  /** Conversation: many lines of lower-case words without figures (receipts print names and amounts). */
+  (t) => {
+    const share = t.nonEmpty ? t.sentenceLines / t.nonEmpty : 0;
+    return t.sentenceLines >= 3 && share >= 0.3 ? cue('sentences', Math.min(4, 0.5 * t.sentenceLines)) : undefined;
   },
   /** Chat messages: short lines closed by a time of day. */
   (t) => (t.timeEndedLines >= 3 ? cue('chat-times', Math.min(5, 1.2 * t.timeEndedLines)) : undefined),
