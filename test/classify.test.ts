@@ -78,6 +78,11 @@ describe('document type from text', () => {
     }
   });
 
+  it('text that shows nothing either way (OCR noise) is other, and says so', () => {
+    const r = kind(['ETRE SEE HE Sa A [LA', 'i oo B I DE N', '= EE - B oo RE I - = BN', 'oo og, at LE = RT = he', 'Gi a BE — ET EE I']);
+    expect(r).toMatchObject({ type: 'other', evidence: ['no-cues'] });
+  });
+
   it('a page with almost no text is other, with high confidence', () => {
     const r = kind(['~', 'a']);
     expect(r.type).toBe('other');

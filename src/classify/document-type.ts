@@ -213,6 +213,8 @@ export function classifyDocument(x: ClassifyInput): DocumentTypeResult {
   const con = run(OTHER, t, x);
   const margin = sum(pro) - sum(con) - COMMERCE_MARGIN;
   const evidence = [...pro.map((c) => `${c.rule}(${c.weight})`), ...con.map((c) => `${c.rule}(-${c.weight})`)];
+  // text that shows nothing either way (OCR noise of a picture): not a commercial document
+  if (!evidence.length) evidence.push('no-cues');
   if (margin < 0) return { type: 'other', confidence: round2(1 - logistic(margin * 1.2)), evidence };
   const inv = run(INVOICE, t, x);
   evidence.push(...inv.map((c) => `invoice:${c.rule}(${c.weight})`));
