@@ -101,7 +101,7 @@ export const engineOptionsSchema = z.strictObject({
    * Read a page again with the OCR data of the language detected on its text (issue 24), when the call
    * gave no `language`, the detection is sure and that data is installed but was not used; the reading
    * whose fields are surer is kept (src/language/reread.ts). Default false: it doubles the reading time
-   * of those pages and was not measured to gain on the corpus yet (README "Language").
+   * of those pages and gained no field on the German scans of the corpus (README "Document type and language").
    */
   languageReread: z.boolean().optional(),
   /**
