@@ -12,7 +12,7 @@ import { loadInput } from './input/index.js';
 import type { InputSource, LoadedInput } from './input/types.js';
 import { DEFAULT_LIMITS } from './input/types.js';
 import { OcrPool } from './ocr/pool.js';
-import { resolveLanguages } from './ocr/languages.js';
+import { findLanguageData, resolveLanguages } from './ocr/languages.js';
 import type { Document } from './document/types.js';
 import type { FieldResults } from './fields/types.js';
 import { PaddleReader } from './ocr/paddle.js';
@@ -47,6 +47,10 @@ import type { CodesReading } from './codes/index.js';
 import { applyFiscalFacts } from './resolve/fiscal.js';
 import type { Extraction } from './contract/extraction.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
+import { documentTypeOf } from './classify/index.js';
+import { detectLanguage, loadLanguageDetector } from './language/detect.js';
+import { secondReadingLanguage } from './language/reread.js';
+import { rootConfidence } from './response/build.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
 export type { Extraction } from './contract/extraction.js';
@@ -145,6 +149,8 @@ class ReceiptEngine implements Engine {
       enrichment: enriched,
       ...(x.codes ? { codes: x.codes } : {}),
       ...fraudOf(x),
+      ...(x.documentType ? { documentType: x.documentType } : {}),
+      ...(x.language ? { language: x.language } : {}),
     }), clock);
   }
 
@@ -223,13 +229,32 @@ class ReceiptEngine implements Engine {
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
     };
 
-    const read = await readDocument(input, this.readers(), { fields: fieldContext, languages: langs.codes, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
+    // the language is shown in verbose results and decides a second reading; its n-grams load while the page is read
+    const wantLanguage = !!opts.verbose || !!this.options.languageReread;
+    const detector = wantLanguage ? loadLanguageDetector() : undefined;
+    const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
+    let read = await readWith(langs.codes);
+    await detector;
+    let language = wantLanguage ? detectLanguage(read.document.text, read.fields.country?.code) : undefined;
+    const again = this.options.languageReread
+      ? secondReadingLanguage({ hint: opts.language, used: langs.codes, detected: language, installed: (c) => !!findLanguageData(c, this.options.langPath) })
+      : undefined;
+    if (again && !signal.aborted) {
+      const second = await readWith(resolveLanguages(again, this.options.langPath).codes);
+      // the reading whose core fields are surer is kept
+      if (rootConfidence(second.fields) > rootConfidence(read.fields)) {
+        read = { ...second, warnings: [...second.warnings, `read again in ${again}, the language of the text`] };
+        language = detectLanguage(read.document.text, read.fields.country?.code) ?? language;
+      }
+    }
     warnings.push(...read.warnings);
     const codes = opts.readCodes ? await this.codes(input, signal, warnings, clock) : undefined;
     // fiscal facts (codes/fiscal/) decide the fields they state; each disagreement with the text is a warning
     const resolved = codes ? applyFiscalFacts(read.fields, codes.facts, { extractTime: opts.extractTime }) : { fields: read.fields, warnings: [] };
     warnings.push(...resolved.warnings);
     const x = await this.finish(input, read.document, resolved.fields, read.rotation, warnings, started, signal, fraud, clock);
+    x.documentType = documentTypeOf(read.document, resolved.fields);
+    if (language) x.language = language;
     return codes ? { ...x, codes: codes.codes } : x;
   }
 
@@ -318,7 +343,8 @@ class ReceiptEngine implements Engine {
     // the rules ask for fraud checks the stored reading did not run)
     const fraud = !!(rules.fraudDetection?.allowTamperDetection || rules.fraudDetection?.allowDigitalDetection);
     const stored = scan.contentHash && !opts.refresh ? await this.openStore().findSubject(scan.contentHash, scan.extractionKey) : undefined;
-    const reused = stored && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
+    const typed = !rules.documentType || rules.documentType.skip || !!stored?.subject.documentType;
+    const reused = stored && typed && (!fraud || (stored.subject.tamperingDetection && stored.subject.digitalDetection)) ? stored : undefined;
     let subject: ValidationSubject;
     let contentHash: string;
     let x: Extraction | undefined;

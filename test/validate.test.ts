@@ -393,6 +393,7 @@ describe('result', () => {
     productLineItems: { names: ['teh tarik'] },
     productCodes: { list: ['R000123'] },
     balanceOwing: { max: 0 },
+    documentType: {},
     fraudDetection: { allowSimilarityCheck: true, allowTamperDetection: true, allowDigitalDetection: true },
   };
 

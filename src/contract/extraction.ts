@@ -6,6 +6,11 @@
  */
 import type { DigitalDetection, TamperingDetection } from './validation.js';
 import type { HandwritingDetectionEntity } from './results.js';
+
+/** The document-type finding (src/classify): kind, confidence 0..0.99 and the rules that counted. */
+export interface DocumentTypeFinding { type: 'receipt' | 'invoice' | 'other'; confidence: number; evidence: string[] }
+/** The language finding (src/language): ISO 639-1 code, confidence and the detector's evidence. */
+export interface LanguageFinding { code: string; confidence: number; evidence: string[] }
 import type { LoadedInput } from '../input/types.js';
 import type { Document } from '../document/types.js';
 import type { FieldResults } from '../fields/types.js';
@@ -25,6 +30,10 @@ export interface Extraction {
   digitalDetection?: DigitalDetection;
   /** The QR codes and barcodes found on the pages, with their fiscal payloads (src/codes/); absent with `readCodes: false`. */
   codes?: ReadCode[];
+  /** What kind of document this is (src/classify): computed on every extraction, it is cheap. */
+  documentType?: DocumentTypeFinding;
+  /** The language of the text (src/language), when there was enough text. */
+  language?: LanguageFinding;
   /** Handwriting detector output, with the fraud stage. */
   handwritingDetection?: HandwritingDetectionEntity;
 }

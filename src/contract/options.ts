@@ -104,6 +104,13 @@ export const engineOptionsSchema = z.strictObject({
    */
   secondReader: z.boolean().optional(),
   /**
+   * Read a page again with the OCR data of the language detected on its text (issue 24), when the call
+   * gave no `language`, the detection is sure and that data is installed but was not used; the reading
+   * whose fields are surer is kept (src/language/reread.ts). Default false: it doubles the reading time
+   * of those pages and gained no field on the German scans of the corpus (README "Document type and language").
+   */
+  languageReread: z.boolean().optional(),
+  /**
    * How a one-page image is read. 'thorough' (default): tesseract and PaddleOCR both read the whole
    * page, with alternate readings of photos, second looks and confirming passes. 'fast' (experimental):
    * PaddleOCR reads the page, tesseract reads the header band and the total's, date's and tax's lines

@@ -107,6 +107,14 @@ export interface TamperSignalEntity { signal: string; score: number; reason: str
 export interface TamperingDetectionEntity { isTampered: boolean; tamperedScore: number; details: TamperSignalEntity[] }
 /** `details`: the evidence that counted (`pdf-text-layer`, `flat-background`, `exact-glyph-repeats`, ...). */
 export interface DigitalDetectionEntity { isDigital: boolean; digitalScore: number; details: string[] }
+/**
+ * Beyond: the kind of document (issue 24): `receipt`, `invoice`, or `other` for pages that are not
+ * commercial documents (pictures, chat or web-page screenshots, letters, bank statements). What
+ * decided is in `evidence.documentType`.
+ */
+export interface DocumentTypeField { data: 'receipt' | 'invoice' | 'other'; confidenceLevel: number }
+/** Beyond: the language of the text (ISO 639-1, `en`, `de`, `id`, `vi`...), read from the text itself; evidence in `evidence.language`. */
+export interface LanguageField { data: string; confidenceLevel: number }
 /** Beyond the hosted API. */
 export interface HandwritingDetectionEntity { isHandwritten: boolean; handwrittenScore: number }
 
@@ -190,6 +198,10 @@ export interface VerboseResult {
   merchantWebsite: VerboseSlot<string>;
   currencyCode: VerboseSlot<string>;
   itemsCount: VerboseSlot<number>;
+  /** Beyond: receipt, invoice or other (see DocumentTypeField). */
+  documentType: DocumentTypeField;
+  /** Beyond: the language of the text; `{ confidenceLevel: 0 }` when there is too little text to tell. */
+  language: LanguageField | MissingField;
   text: { text: string; regions: Polygon[] };
   amounts: HelperNumber[];
   lineAmounts: HelperNumber[];
@@ -204,10 +216,11 @@ export interface VerboseResult {
   /**
    * What decided totalAmount, taxAmount, date, merchantName, merchantAddress and the locale: evidence
    * terms as weighed (`keyword:TOTAL(1.8)`, `paid-change(2.5)`), the rule that decided (`rule:<name>`)
-   * and what the second reading made of it (`second-reader-agrees`). For debugging and audits; the
+   * and what the second reading made of it (`second-reader-agrees`); for `documentType` the rules that
+   * counted (`total-keyword(2.5)`, `prose(-4.2)`), for `language` the detector's scores. For debugging and audits; the
    * terms may change between versions.
    */
-  evidence: Partial<Record<'totalAmount' | 'taxAmount' | 'date' | 'merchantName' | 'merchantAddress' | 'locale', string[]>>;
+  evidence: Partial<Record<'totalAmount' | 'taxAmount' | 'date' | 'merchantName' | 'merchantAddress' | 'locale' | 'documentType' | 'language', string[]>>;
   trackingId: string;
   elapsed: number;
 }

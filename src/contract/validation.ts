@@ -14,6 +14,7 @@ export const CHECK_NAMES = [
   'product_line_items_validated',
   'product_codes_validated',
   'balance_owing_validated',
+  'document_type_validated',
   'fraud_detection_unique_receipt_validated',
   'fraud_detection_not_tampered_validated',
   'fraud_detection_not_digital_validated',
@@ -74,6 +75,17 @@ const balanceOwingSection = z.strictObject({
   max: amount.min(0, { message: 'must be 0 or more' }).optional(),
 }).refine((b) => b.skip === true || b.max !== undefined, { message: 'max is required unless skip is true', path: ['max'] });
 
+/**
+ * Beyond: which kinds of document pass (issue 24). Receipts always pass; invoices pass unless
+ * `allowInvoice` is false; `other` (pictures, screenshots of chats or web pages, letters, bank
+ * statements) fails unless `allowOther` is true.
+ */
+const documentTypeSection = z.strictObject({
+  skip: z.boolean().optional(),
+  allowInvoice: z.boolean().optional(),
+  allowOther: z.boolean().optional(),
+});
+
 const fraudSection = z.strictObject({
   allowSimilarityCheck: z.boolean().optional(),
   allowTamperDetection: z.boolean().optional(),
@@ -87,6 +99,7 @@ export const validationRulesSchema = z.strictObject({
   productLineItems: productLineItemsSection.optional(),
   productCodes: productCodesSection.optional(),
   balanceOwing: balanceOwingSection.optional(),
+  documentType: documentTypeSection.optional(),
   fraudDetection: fraudSection.optional(),
   /** Extra line-item fields in the result: `modelNumber`. */
   additionalExtractionFields: z.array(z.enum(['modelNumber'])).max(10).optional(),

@@ -7,13 +7,14 @@ import type { Document } from '../document/types.js';
 import { boxToPolygon } from '../document/geometry.js';
 import type { FieldResults, FoundNumber, ItemPart, ItemsCheck, LineItem, Located, TaxLine } from '../fields/types.js';
 import type {
-  DigitalDetectionEntity, HandwritingDetectionEntity, TamperingDetectionEntity,
+  DigitalDetectionEntity, DocumentTypeField, HandwritingDetectionEntity, LanguageField, TamperingDetectionEntity,
   HelperNumber, IdEntity, LineItemPart, MissingField, MultiTaxLineItem, SimpleField, SimpleResult, VerboseField, VerboseResult, VerboseSlot, ProductLineItem,
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
 import type { EnrichmentOutput } from '../enrich/index.js';
 import type { ReadCode } from '../codes/types.js';
 import type { CodeEntity } from '../contract/results.js';
+import type { DocumentTypeFinding, LanguageFinding } from '../contract/extraction.js';
 
 const MISSING: MissingField = Object.freeze({ confidenceLevel: 0 }) as MissingField;
 
@@ -142,6 +143,9 @@ export interface VerboseExtras {
   handwritingDetection?: HandwritingDetectionEntity;
   /** The codes on the pages (src/codes), when they were read. */
   codes?: ReadCode[];
+  /** The kind of document (src/classify) and the language of its text (src/language). */
+  documentType?: DocumentTypeFinding;
+  language?: LanguageFinding;
 }
 
 /** `entities.codes`: each code's text, format, page (1-based), corners and fiscal payload. */
@@ -153,6 +157,17 @@ export function codeEntities(codes: readonly ReadCode[]): CodeEntity[] {
       : { scheme: f.scheme, countryCode: f.country, error: f.error };
     return { data: c.text, format: c.format, page: c.page + 1, regions: [c.polygon.map((p) => ({ ...p })) as Polygon], ...(fiscal ? { fiscal } : {}) };
   });
+}
+
+/** `documentType` as the verbose result shows it (a receipt at confidence 0 when it was not classified). */
+function documentTypeField(d: DocumentTypeFinding | undefined): DocumentTypeField {
+  return d ? { data: d.type, confidenceLevel: clampConfidence(d.confidence) } : { data: 'receipt', confidenceLevel: 0 };
+}
+
+/** `language` as the verbose result shows it. */
+function languageField(l: LanguageFinding | undefined): LanguageField | MissingField {
+  const c = l ? clampConfidence(l.confidence) : 0;
+  return l && c > 0 ? { data: l.code, confidenceLevel: c } : { confidenceLevel: 0 };
 }
 
 /** `entities.category` and `entities.normalisedMerchant` from the enrichment. */
@@ -191,9 +206,12 @@ const EVIDENCE_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'me
  * What decided each field: its evidence terms in the order they were weighed, the rule that decided
  * (`rule:<name>`, see resolve/ and fields/merchant/) and what the readings made of it (`second-reader-agrees`).
  */
-function evidenceOf(fields: FieldResults): VerboseResult['evidence'] {
+function evidenceOf(fields: FieldResults, extras?: Pick<VerboseExtras, 'documentType' | 'language'>): VerboseResult['evidence'] {
   const ev = fields.evidence ?? {};
-  return Object.fromEntries(EVIDENCE_FIELDS.filter((k) => ev[k]?.length).map((k) => [k, [...ev[k]!]]));
+  const out: VerboseResult['evidence'] = Object.fromEntries(EVIDENCE_FIELDS.filter((k) => ev[k]?.length).map((k) => [k, [...ev[k]!]]));
+  if (extras?.documentType?.evidence.length) out.documentType = [...extras.documentType.evidence];
+  if (extras?.language?.evidence.length) out.language = [...extras.language.evidence];
+  return out;
 }
 
 export function buildVerbose(doc: Document, fields: FieldResults, extras: VerboseExtras): VerboseResult {
@@ -239,6 +257,8 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
     merchantWebsite: verboseField(doc, fields.merchantWebsite, false),
     currencyCode: verboseField(doc, fields.currencyCode, false),
     itemsCount,
+    documentType: documentTypeField(extras.documentType),
+    language: languageField(extras.language),
     text: { text: doc.text, regions: lineRegions },
     amounts: helperNumbers(doc, fields.amounts, false),
     lineAmounts: helperNumbers(doc, fields.lineAmounts, false),
@@ -249,7 +269,7 @@ export function buildVerbose(doc: Document, fields: FieldResults, extras: Verbos
     pages: extras.pages,
     targetRotation: extras.targetRotation,
     warnings: extras.warnings,
-    evidence: evidenceOf(fields),
+    evidence: evidenceOf(fields, extras),
     trackingId: extras.trackingId ?? randomUUID(),
     elapsed: extras.elapsed,
   };

@@ -40,7 +40,7 @@ const urlProperties: Record<string, Json> = {
   url: str('an https URL of the file; only public addresses are fetched (checked on every redirect)', { format: 'uri', maxLength: 8192 }),
   headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'request headers forwarded to the URL (same origin only on redirects)' },
 };
-const ruleSetNote = 'the rule set of contract section 4 (`date`, `merchantNames`, `productLineItems`, `productCodes`, `balanceOwing`, `fraudDetection`)';
+const ruleSetNote = 'the rule set of contract section 4 (`date`, `merchantNames`, `productLineItems`, `productCodes`, `balanceOwing`, `documentType`, `fraudDetection`)';
 
 function requestBody(kind: NonNullable<RouteDoc['body']>): Json {
   const multipart = (extra: Record<string, Json>, required: string[]) => ({
@@ -195,13 +195,15 @@ function schemas(): Json {
         ...Object.fromEntries(SIMPLE_FIELDS.slice(2).map((f) => [f, ref('LocatedField')])),
         ...Object.fromEntries(['paidAmount', 'discountAmount', 'subtotalAmount', 'tipAmount', 'roundingAmount', 'dueDate', 'paymentType', 'cardLast4', 'merchantPhoneNumber', 'merchantTaxId', 'merchantWebsite'].map((f) => [f, ref('LocatedField')])),
         currencyCode: { type: 'string' }, itemsCount: { type: 'object' },
+        documentType: { type: 'object', description: 'beyond: the kind of document, receipt, invoice or other (pictures, chat or web-page screenshots, letters, bank statements); the rules that counted are in evidence.documentType', properties: { data: { type: 'string', enum: ['receipt', 'invoice', 'other'] }, confidenceLevel: { type: 'number' } } },
+        language: { type: 'object', description: 'beyond: the language of the text (ISO 639-1), read from the text itself; { confidenceLevel: 0 } when there is too little text; the detector\'s scores are in evidence.language', properties: { data: { type: 'string' }, confidenceLevel: { type: 'number' } } },
         text: { type: 'object', properties: { text: { type: 'string' }, regions: { type: 'array', items: ref('Polygon') } } },
         amounts: { type: 'array', items: { type: 'object' } }, lineAmounts: { type: 'array', items: { type: 'object' } }, numbers: { type: 'array', items: { type: 'object' } },
         entities: { type: 'object', description: 'productLineItems (with productCode and category when known), multiTaxLineItems, invoiceNumber, receiptNumber, lineItemsCheck, category (merchant level), normalisedMerchant (the known merchant matched), codes (QR codes and barcodes: CodeEntity), ...', properties: { codes: { type: 'array', items: ref('CodeEntity') } } },
         similarReceipts: { type: 'array', items: { type: 'object' } },
         location: { type: 'object', description: 'only with a public ipAddress: MaxMind GeoIP2 City shape (city.names.en, country.iso_code/names, location.latitude/longitude/time_zone, postal.code, subdivisions, traits.ip_address/network)' },
         pages: { type: 'integer' }, targetRotation: { type: 'integer' }, warnings: { type: 'array', items: { type: 'string' } },
-        evidence: { type: 'object', description: 'what decided totalAmount, taxAmount, date, merchantName, merchantAddress and the locale: evidence terms as weighed and the deciding rule (rule:<name>)', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        evidence: { type: 'object', description: 'what decided totalAmount, taxAmount, date, merchantName, merchantAddress, the locale, documentType and language: evidence terms as weighed and the deciding rule (rule:<name>)', additionalProperties: { type: 'array', items: { type: 'string' } } },
         trackingId: { type: 'string' }, elapsed: { type: 'number' },
       },
     },
@@ -213,6 +215,7 @@ function schemas(): Json {
         productLineItems: { type: 'object', properties: { skip: { type: 'boolean' }, names: { type: 'array', items: { type: 'string' } }, quantity: ref('Range'), totalPrice: ref('Range') } },
         productCodes: { type: 'object', description: '`list` (at least one code) is required unless `skip` is true', properties: { skip: { type: 'boolean' }, list: { type: 'array', items: { type: 'string' } }, description: { type: 'string' } } },
         balanceOwing: { type: 'object', description: '`max` is required unless `skip` is true', properties: { skip: { type: 'boolean' }, max: { type: 'number', minimum: 0 } } },
+        documentType: { type: 'object', description: 'beyond: check document_type_validated; receipts pass, invoices pass unless allowInvoice is false, other documents fail unless allowOther is true', properties: { skip: { type: 'boolean' }, allowInvoice: { type: 'boolean' }, allowOther: { type: 'boolean' } } },
         fraudDetection: { type: 'object', properties: { allowSimilarityCheck: { type: 'boolean' }, allowTamperDetection: { type: 'boolean' }, allowDigitalDetection: { type: 'boolean' } } },
         additionalExtractionFields: { type: 'array', items: { type: 'string', enum: ['modelNumber'] } },
       },

@@ -185,6 +185,19 @@ function balanceCheck(s: ValidationSubject, rule: NonNullable<ValidationRules['b
   return { check, passed: true, reason: `balance owing ${money(b.amount)} is within the maximum ${money(max)} (${b.basis})` };
 }
 
+const TYPE_NAMES = { receipt: 'a receipt', invoice: 'an invoice', other: 'not a receipt or an invoice' } as const;
+
+function documentTypeCheck(s: ValidationSubject, rule: NonNullable<ValidationRules['documentType']>): Outcome {
+  const check = 'document_type_validated' as const;
+  const d = s.documentType;
+  if (!d) return { check, passed: false, reason: 'the kind of document is not known for this scan (it was read before document types existed); validate it again with refresh' };
+  const why = d.evidence.length ? `; evidence: ${d.evidence.slice(0, 6).join(', ')}` : '';
+  const what = `the document is ${TYPE_NAMES[d.type]} (confidence ${d.confidence.toFixed(2)}${why})`;
+  if (d.type === 'other' && !rule.allowOther) return { check, passed: false, reason: `${what}; such documents are not accepted (documentType.allowOther is not true)` };
+  if (d.type === 'invoice' && rule.allowInvoice === false) return { check, passed: false, reason: `${what}; invoices are not accepted (documentType.allowInvoice is false)` };
+  return { check, passed: true, reason: what };
+}
+
 function uniqueCheck(ctx: EvaluateContext): Outcome {
   const check = 'fraud_detection_unique_receipt_validated' as const;
   const scope = ctx.similarityScope ? ` ${ctx.similarityScope}` : '';
@@ -271,6 +284,7 @@ export function evaluateRules(s: ValidationSubject, rules: ValidationRules, ctx:
     for (const c of o.found) if (!codes.some((x) => codeKey(x, false) === codeKey(c, false))) codes.push(c);
   }
   if (rules.balanceOwing && !rules.balanceOwing.skip) outcomes.push(balanceCheck(s, rules.balanceOwing));
+  if (rules.documentType && !rules.documentType.skip) outcomes.push(documentTypeCheck(s, rules.documentType));
   const fraud = rules.fraudDetection ?? {};
   if (fraud.allowSimilarityCheck) outcomes.push(uniqueCheck(ctx));
   if (fraud.allowTamperDetection) outcomes.push(tamperCheck(s));

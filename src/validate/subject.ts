@@ -3,7 +3,7 @@
  * and the few file facts the fraud checks use. It is small and JSON-safe, so the store keeps it with
  * each scan and a later validation of the same file re-runs the rules without OCR (`refresh`).
  */
-import type { Extraction } from '../contract/extraction.js';
+import type { DocumentTypeFinding, Extraction } from '../contract/extraction.js';
 import type { Located } from '../fields/types.js';
 import type { ImageMetadata } from '../input/types.js';
 import type { DigitalDetection, TamperingDetection, ValidationResult } from '../contract/validation.js';
@@ -44,6 +44,8 @@ export interface ValidationSubject extends ReportedFields {
   metadata: ImageMetadata;
   tamperingDetection?: TamperingDetection;
   digitalDetection?: DigitalDetection;
+  /** The kind of document (src/classify); absent on subjects stored before it existed. */
+  documentType?: DocumentTypeFinding;
 }
 
 /** A located value the result would report (confidence above 0), else null. */
@@ -90,6 +92,7 @@ export function subjectFromExtraction(x: Extraction): ValidationSubject {
   };
   if (x.tamperingDetection) s.tamperingDetection = x.tamperingDetection;
   if (x.digitalDetection) s.digitalDetection = x.digitalDetection;
+  if (x.documentType) s.documentType = x.documentType;
   return s;
 }
 

@@ -25,6 +25,8 @@ export function item(name: string, quantity: number, unitPrice: number, totalPri
   };
 }
 
+import { documentTypeOf } from '../../src/classify/index.js';
+
 export function doc(lines: string[], source: 'ocr' | 'pdf-text' = 'ocr'): Document {
   const ls = lines.map((text, index) => ({
     index, page: 0, text, words: [], box: { x0: 0, y0: index * 20, x1: 300, y1: index * 20 + 18 }, confidence: 0.9,
@@ -107,5 +109,7 @@ export function extraction(spec: ExtractionSpec = {}): Extraction {
   };
   if (spec.tamperingDetection) x.tamperingDetection = spec.tamperingDetection;
   if (spec.digitalDetection) x.digitalDetection = spec.digitalDetection;
+  // the kind of document, as the engine classifies every extraction
+  x.documentType = documentTypeOf(x.document, x.fields);
   return x;
 }
