@@ -5,8 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { EndpointKind } from './store.js';
 
-/** Bump when a change to the pipeline should stop stored results from being reused. */
-export const CACHE_VERSION = 1;
+/**
+ * Bump when a change to the pipeline should stop stored results from being reused. 2: results carry the
+ * page's codes and fiscal facts (which can decide fields), documentType and language (issue 24).
+ */
+export const CACHE_VERSION = 2;
 
 const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 
