@@ -3,6 +3,7 @@
  * facts some of them carry (the total, date, tax and seller ID the tax authority received).
  */
 import type { Polygon } from '../document/types.js';
+import type { FiscalCodeData } from '../contract/results.js';
 
 /** One code found on a page. */
 export interface PageCode {
@@ -16,18 +17,11 @@ export interface PageCode {
   polygon: Polygon;
 }
 
-/** The fields a fiscal payload can state. Amounts in the document's currency; `date` `YYYY-MM-DD` as the receipt prints it (local time). */
-export interface FiscalFields {
-  totalAmount?: number;
-  taxAmount?: number;
-  date?: string;
-  /** `HH:MM:SS`, local time, when the payload has one. */
-  time?: string;
-  merchantTaxId?: string;
-  merchantName?: string;
-  invoiceNumber?: string;
-  currencyCode?: string;
-}
+/**
+ * The fields a fiscal payload can state: amounts in the document's currency, `date` `YYYY-MM-DD` and `time`
+ * `HH:MM:SS` as the receipt prints them (local time); the verbose result shows them as they are.
+ */
+export type FiscalFields = FiscalCodeData;
 
 /** A fiscal payload read from a code. */
 export interface FiscalFact {
