@@ -17,7 +17,7 @@ import { ReceiptKitError } from '../errors.js';
 import type { OcrPool } from '../ocr/pool.js';
 import { analysisCopy, cropGray, rotateGray } from '../ocr/preprocess.js';
 import type { OcrScaling, Rotation, WorkingImage } from '../ocr/preprocess.js';
-import type { ReadWord } from '../ocr/reader.js';
+import type { ReadOptions, ReadWord } from '../ocr/reader.js';
 import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from '../ocr/orientation.js';
 import type { TextDirection } from '../ocr/orientation.js';
 
@@ -127,10 +127,15 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
 
 interface PassContext { pool: OcrPool; work: WorkingImage; languages: string[] | undefined; signal: AbortSignal | undefined }
 
+/** The reader options of every pass of a page: its languages and its signal. */
+function passOptions(c: PassContext): ReadOptions {
+  return { ...(c.languages ? { languages: c.languages } : {}), ...(c.signal ? { signal: c.signal } : {}) };
+}
+
 /** Full-page pass at a rotation. */
 async function readTurned(c: PassContext, rotation: Rotation): Promise<Reading> {
   const img = rotateGray(c.work, rotation);
-  const { lines } = await c.pool.readPage(img, { ...(c.languages ? { languages: c.languages } : {}), ...(c.signal ? { signal: c.signal } : {}) });
+  const { lines } = await c.pool.readPage(img, passOptions(c));
   return { rotation, width: img.width, height: img.height, lines };
 }
 
@@ -160,7 +165,7 @@ async function uprightOrTurned(c: PassContext, base: Rotation, reading: Reading)
 async function readBand(c: PassContext, base: Rotation, band: { y0: number; y1: number }): Promise<ReadWord[]> {
   const upright = rotateGray(c.work, base);
   const crop = rotateGray(cropGray(upright, 0, band.y0, upright.width, band.y1 - band.y0), 180);
-  const { lines } = await c.pool.readPage(crop, { ...(c.languages ? { languages: c.languages } : {}), ...(c.signal ? { signal: c.signal } : {}) });
+  const { lines } = await c.pool.readPage(crop, passOptions(c));
   return lines.flat();
 }
 
