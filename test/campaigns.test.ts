@@ -8,7 +8,7 @@ import { describe, it, expect, vi, beforeAll, afterAll, afterEach } from 'vitest
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDb } from '../src/store/sqlite.js';
 import sharp from 'sharp';
 import { createEngine, ReceiptKitError } from '../src/index.js';
 import type { Engine, ValidationRules } from '../src/index.js';
@@ -36,8 +36,8 @@ afterAll(async () => { await engine?.close(); });
 afterEach(() => { vi.restoreAllMocks(); });
 
 function scans(sql = 'SELECT * FROM scans ORDER BY id'): any[] {
-  const db = new Database(file, { readonly: true });
-  try { return db.prepare(sql).all(); } finally { db.close(); }
+  const db = new SqliteDb(file, { readOnly: true });
+  try { return db.all(sql); } finally { db.close(); }
 }
 
 async function error(p: Promise<unknown>): Promise<ReceiptKitError> {

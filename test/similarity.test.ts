@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDb } from '../src/store/sqlite.js';
 import sharp from 'sharp';
 import { createEngine } from '../src/index.js';
 import type { Engine, VerboseResult } from '../src/index.js';
@@ -31,8 +31,8 @@ const RECEIPT = path.join(FIX, 'receipt-en-simple.png');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'rk-similarity-'));
 
 function rows(file: string, sql: string, ...args: unknown[]): any[] {
-  const db = new Database(file, { readonly: true });
-  try { return db.prepare(sql).all(...args); } finally { db.close(); }
+  const db = new SqliteDb(file, { readOnly: true });
+  try { return db.all(sql, ...args); } finally { db.close(); }
 }
 
 /** A content-only signature of a hand-built extraction. */
@@ -153,7 +153,7 @@ describe('pair score', () => {
 describe('store: migration and candidates', () => {
   it('a schema-1 file is migrated; its scans are still found (fingerprint) and scored on their stored content', async () => {
     const file = path.join(tmp(), 'v1.db');
-    const db = new Database(file);
+    const db = new SqliteDb(file);
     db.exec(MIGRATIONS[0]!.sql);
     db.pragma('user_version = 1');
     const subject = subjectFromExtraction(extraction({ lines: RECEIPT_LINES, fields: receiptFields() }));

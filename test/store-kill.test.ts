@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDb } from '../src/store/sqlite.js';
 import { ReceiptStore } from '../src/store/store.js';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -58,20 +58,20 @@ const reported = (lines: string[], kind: string) => lines.filter((l) => l.starts
 
 /** Opens the file as a fresh process would and checks it against what the writers reported. */
 function verify(file: string, writers: Array<{ tag: string; lines: string[] }>): { scans: number } {
-  const db = new Database(file);
+  const db = new SqliteDb(file);
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('foreign_key_check')).toEqual([]);
-    const hasScan = db.prepare('SELECT 1 FROM scans WHERE tracking_id = ?').pluck();
-    const hasCampaign = db.prepare('SELECT 1 FROM campaigns WHERE id = ?').pluck();
+    const hasScan = { get: (id: string) => db.value('SELECT 1 FROM scans WHERE tracking_id = ?', id) };
+    const hasCampaign = { get: (id: string) => db.value('SELECT 1 FROM campaigns WHERE id = ?', id) };
     let scans = 0;
     for (const w of writers) {
       const s = reported(w.lines, 'scan');
       for (const id of [...s, ...reported(w.lines, 'extract')]) expect(hasScan.get(id), `scan ${id} reported committed`).toBe(1);
       for (const id of reported(w.lines, 'campaign')) expect(hasCampaign.get(id), `campaign ${id} reported committed`).toBe(1);
       // the scan row and its usage count are one transaction: both or neither
-      const stored = db.prepare('SELECT count(*) FROM scans WHERE sub_account_id = ?').pluck().get(w.tag) as number;
-      const counted = (db.prepare('SELECT coalesce(sum(count), 0) FROM usage WHERE sub_account_id = ?').pluck().get(w.tag) as number);
+      const stored = db.value<number>('SELECT count(*) FROM scans WHERE sub_account_id = ?', w.tag)!;
+      const counted = db.value<number>('SELECT coalesce(sum(count), 0) FROM usage WHERE sub_account_id = ?', w.tag)!;
       expect(counted).toBe(stored);
       // at most the one write in flight at the kill may be there without having been reported
       expect(stored - s.length).toBeGreaterThanOrEqual(0);
@@ -127,9 +127,9 @@ describe('store durability (child processes on dist/)', () => {
     }
     const { scans } = verify(file, [{ tag: 'pa', lines: a.lines }, { tag: 'pb', lines: b.lines }]);
     expect(scans).toBe(240);
-    const db = new Database(file, { readonly: true });
+    const db = new SqliteDb(file, { readOnly: true });
     try {
-      expect(db.prepare("SELECT count(*) FROM scans WHERE endpoint = 'verbose'").pluck().get()).toBe(12);
+      expect(db.value("SELECT count(*) FROM scans WHERE endpoint = 'verbose'")).toBe(12);
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
     } finally { db.close(); }
   });

@@ -7,10 +7,11 @@
  */
 import { describe, it, expect, vi, beforeAll, afterAll, afterEach } from 'vitest';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDb } from '../src/store/sqlite.js';
 import pg from 'pg';
 import { createEngine, ReceiptKitError } from '../src/index.js';
 import type { Engine, EngineOptionsInput, SimpleResult, VerboseResult } from '../src/index.js';
@@ -27,7 +28,8 @@ import { extraction } from './helpers/extraction.js';
 import { startPostgres } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
 
-const FIX = path.resolve(__dirname, '../fixtures');
+const ROOT = path.resolve(__dirname, '..');
+const FIX = path.join(ROOT, 'fixtures');
 const RECEIPT = path.join(FIX, 'receipt-en-simple.png');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'rk-store-'));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -40,8 +42,8 @@ function scan(over: Partial<ScanRecord> = {}): ScanRecord {
 }
 
 function rows(file: string, sql: string, ...args: unknown[]): any[] {
-  const db = new Database(file, { readonly: true });
-  try { return db.prepare(sql).all(...args); } finally { db.close(); }
+  const db = new SqliteDb(file, { readOnly: true });
+  try { return db.all(sql, ...args); } finally { db.close(); }
 }
 
 // one PostgreSQL server for this file; each test gets its own schema
@@ -78,7 +80,7 @@ describe('ReceiptStore (SQLite file)', () => {
     expect(await s.schemaVersion()).toBe(SCHEMA_VERSION);
     await s.recordScan(scan({ trackingId: 'one' }));
     await s.close();
-    const db = new Database(file);
+    const db = new SqliteDb(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
@@ -93,13 +95,13 @@ describe('ReceiptStore (SQLite file)', () => {
   it('migrates an empty SQLite file, and refuses a file from a newer version or one that is not a database', async () => {
     const dir = tmp();
     const empty = path.join(dir, 'empty.db');
-    new Database(empty).close();
+    new SqliteDb(empty).close();
     const s = new ReceiptStore(empty);
     expect(await s.schemaVersion()).toBe(SCHEMA_VERSION);
     await s.close();
 
     const newer = path.join(dir, 'newer.db');
-    const db = new Database(newer);
+    const db = new SqliteDb(newer);
     db.pragma('user_version = 99');
     db.close();
     expect(() => new ReceiptStore(newer)).toThrow(/newer receiptkit \(schema 99/);
@@ -112,6 +114,61 @@ describe('ReceiptStore (SQLite file)', () => {
       expect((e as Error).message).toMatch(/not a usable SQLite database/);
     }
     expect(() => new ReceiptStore(path.join(dir, 'no', 'such', 'dir.db'))).toThrow(/storePath/);
+  });
+
+  it('opens a store file written by the better-sqlite3 build (0b818e3) as it was: scans, usage, campaigns, lists', async () => {
+    // fixtures/store-better-sqlite3-v3.db was written by ReceiptStore at 0b818e3 (better-sqlite3 12.11.1)
+    const file = path.join(tmp(), 'old.db');
+    writeFileSync(file, readFileSync(path.join(FIX, 'store-better-sqlite3-v3.db')));
+    const s = new ReceiptStore(file);
+    expect(await s.schemaVersion()).toBe(3);
+    expect(await s.integrityCheck()).toBe('ok');
+    expect(await s.scanCount()).toBe(2);
+    expect(await s.getScan('old-1')).toEqual({
+      trackingId: 'old-1', endpoint: 'verbose', contentHash: 'hash-1', perceptualHash: 'ffff0000ffff0000',
+      fingerprint: 'OLD STORE MART|2026-11-20|12.5|A-17', userId: null, referenceId: null, containerId: null, campaignId: 'spring',
+      createdAt: '2026-11-20T10:00:00.000Z', subAccountId: 'acct-a', result: { totalAmount: { data: 12.5 } },
+    });
+    expect((await s.scansWhere('fingerprint', 'OLD STORE MART|2026-11-20|12.5|A-17')).map((r) => r.trackingId)).toEqual(['old-1']);
+    expect((await s.usage()).totals).toMatchObject({ simple: 1, verbose: 1, total: 2 });
+    expect(await s.getCampaign('spring')).toEqual({ minTotal: 10, currency: 'EUR' });
+    expect(await s.listRows('merchants')).toEqual(['{"name":"Old Store Mart"}']);
+    expect((await s.similarityCandidates(['k1'], {}, { byKeys: 5, recent: 0 })).map((c) => c.trackingId)).toEqual(['old-1']);
+    // and it keeps writing
+    await s.recordScan(scan({ trackingId: 'new-1' }));
+    expect(await s.scanCount()).toBe(3);
+    await s.close();
+  });
+
+  it('a process that drops statements to the garbage collector, then extracts with the store on a file, exits cleanly and prints nothing', () => {
+    // Many short-lived statements (scansWhere/similarityCandidates prepare per call) with forced GCs, then an
+    // engine on the same file extracts a receipt and closes. The build with better-sqlite3 12.11.1 aborted
+    // here on Node 24.21 (SIGABRT, `(env) != nullptr` in Statement::~Statement), 2 of 2 runs; 22 and 26 did not.
+    const file = path.join(tmp(), 'gc.db');
+    const dist = JSON.stringify(path.join(ROOT, 'dist'));
+    const script = `const { ReceiptStore } = await import(${dist} + '/store/store.js');
+      const { createEngine } = await import(${dist} + '/index.js');
+      const s = new ReceiptStore(${JSON.stringify(file)});
+      const subject = { merchantName: 'GC MART' };
+      for (let i = 0; i < 300; i++) {
+        await s.recordScan({ trackingId: 't' + i, endpoint: 'simple', contentHash: 'h' + (i % 7), resultKey: 'r', extractionKey: 'e',
+          perceptualHash: null, fingerprint: 'GC|' + (i % 5), subject, result: { i }, similarity: { signature: { i }, keys: ['k' + (i % 9)] } });
+        await s.scansWhere('fingerprint', 'GC|' + (i % 5));
+        await s.similarityCandidates(['k' + (i % 9)], {}, { byKeys: 5, recent: 5 });
+        if (i % 50 === 0) globalThis.gc();
+      }
+      await s.close();
+      const engine = await createEngine({ storePath: ${JSON.stringify(file)} });
+      const r = await engine.extract(${JSON.stringify(RECEIPT)});
+      await engine.close();
+      globalThis.gc();
+      process.stdout.write('done ' + r.totalAmount.data);`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`done ${JSON.parse(readFileSync(path.join(FIX, 'receipt-en-simple.expected.json'), 'utf8')).totalAmount}`);
+    expect(rows(file, 'SELECT count(*) AS n FROM scans')[0].n).toBe(301);
   });
 
   it('an in-memory store keeps only the newest scans', async () => {

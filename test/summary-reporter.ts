@@ -1,7 +1,9 @@
 /**
  * Prints the closing line `N passed, N failed` (and skipped, if any) from vitest's own counts, so CI
- * can read the outcome. A module that failed to load counts as one failure.
+ * can read the outcome. A module that failed to load counts as one failure. With RK_SUMMARY_FILE set, the
+ * counts are also appended to that file (.ci/run sums the runs on every Node version).
  */
+import { appendFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -20,5 +22,7 @@ export default class SummaryReporter implements Reporter {
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    // .ci/run runs the suite on several Node versions and sums every run's counts into its last line
+    if (process.env.RK_SUMMARY_FILE) appendFileSync(process.env.RK_SUMMARY_FILE, `${passed} ${failed} ${skipped}\n`);
   }
 }

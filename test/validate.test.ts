@@ -7,7 +7,7 @@ import { describe, it, expect, vi, beforeAll, afterAll, afterEach } from 'vitest
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDb } from '../src/store/sqlite.js';
 import { createEngine, validate, closeDefaultEngine, ReceiptKitError, CHECK_NAMES } from '../src/index.js';
 import type { Engine, ValidationResult } from '../src/index.js';
 import { OcrPool } from '../src/ocr/pool.js';
@@ -462,9 +462,9 @@ describe('through the engine', () => {
     expect(r.merchantName).toBe('Nordlicht Design');
     expect(r.totalAmount).toBe(exp.totalAmount);
     expect(r.invoiceNumber).toBe(exp.invoiceNumber);
-    const db = new Database(path.join(dir, 'store.db'), { readonly: true });
+    const db = new SqliteDb(path.join(dir, 'store.db'), { readOnly: true });
     try {
-      expect(db.prepare('SELECT count(*) AS n FROM scans').get()).toEqual({ n: 0 });
+      expect(db.get('SELECT count(*) AS n FROM scans')).toEqual({ n: 0 });
     } finally { db.close(); }
     const usage = await engine.usage({ subAccountId: 'acme' });
     expect(usage.totals).toMatchObject({ validation: 1, total: 1 });

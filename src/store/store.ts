@@ -1,5 +1,5 @@
 /**
- * The store: a SQLite database (better-sqlite3) with the scan history, the campaigns and the usage
+ * The store: a SQLite database (Node's built-in `node:sqlite`, see sqlite.ts) with the scan history, the campaigns and the usage
  * counters of one engine (one account).
  *
  * - A file at the engine's `storePath`, or an in-memory database when none is given (the library never
@@ -7,12 +7,12 @@
  * - WAL journal, `synchronous = FULL` (a committed scan survives a crash of the process and of the
  *   machine), `busy_timeout` so several engines and processes can share one file, every write in a
  *   transaction, schema versioned with `PRAGMA user_version` (migrations.ts).
- * - better-sqlite3 is synchronous: each call is a short indexed statement, run between the slow
- *   (asynchronous) OCR steps.
+ * - `node:sqlite` is synchronous: each call is a short indexed statement, run between the slow
+ *   (asynchronous) OCR steps. Statements are prepared once per connection and finalized by `close()`.
  */
-import Database from 'better-sqlite3';
-import type { Database as Db, Statement } from 'better-sqlite3';
 import { ReceiptKitError } from '../errors.js';
+import { SqliteDb, sqliteErrcode, SQLITE_CANTOPEN, SQLITE_CORRUPT, SQLITE_NOTADB } from './sqlite.js';
+import type { SqlStatement } from './sqlite.js';
 import type { ValidationRules, UsageQuery, UsageSummary } from '../contract/validation.js';
 import type { ValidationSubject } from '../validate/subject.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -30,9 +30,10 @@ export const MEMORY_SCAN_LIMIT = 1000;
 export const BUSY_TIMEOUT_MS = 10_000;
 
 function storeError(path: string, e: unknown): ReceiptKitError {
-  const code = (e as { code?: string })?.code;
-  const why = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' ? 'the file is not a usable SQLite database'
-    : code === 'SQLITE_CANTOPEN' ? 'the file cannot be opened (does its folder exist?)'
+  if (e instanceof ReceiptKitError && e.code === 'INTERNAL') return e; // no SQLite in this Node
+  const code = sqliteErrcode(e);
+  const why = code === SQLITE_NOTADB || code === SQLITE_CORRUPT ? 'the file is not a usable SQLite database'
+    : code === SQLITE_CANTOPEN ? 'the file cannot be opened (does its folder exist?)'
       : e instanceof Error ? e.message : String(e);
   return new ReceiptKitError('INVALID_OPTION', `storePath: ${why}: ${path}`, { field: 'storePath', cause: e });
 }
@@ -41,15 +42,15 @@ export class ReceiptStore implements Store {
   readonly backend = 'sqlite' as const;
   readonly path: string;
   readonly inMemory: boolean;
-  private readonly db: Db;
-  private readonly stmt: Record<string, Statement>;
+  private readonly db: SqliteDb;
+  private readonly stmt: Record<string, SqlStatement>;
 
   /** Opens (creating and migrating when needed) the store at `path`, or an in-memory one. */
   constructor(path?: string) {
     this.inMemory = !path || path === ':memory:';
     this.path = this.inMemory ? ':memory:' : path!;
     try {
-      this.db = new Database(this.path, { timeout: BUSY_TIMEOUT_MS });
+      this.db = new SqliteDb(this.path, { busyTimeoutMs: BUSY_TIMEOUT_MS });
     } catch (e) {
       throw storeError(this.path, e);
     }
@@ -103,12 +104,12 @@ export class ReceiptStore implements Store {
   get location(): string { return this.path; }
 
   /** The connection (tests and tools that read the file directly). */
-  get connection(): Db { return this.db; }
+  get connection(): SqliteDb { return this.db; }
 
   /** Schema version of the file (PRAGMA user_version). */
   async schemaVersion(): Promise<number> { return this.userVersion(); }
 
-  private userVersion(): number { return this.db.pragma('user_version', { simple: true }) as number; }
+  private userVersion(): number { return Number(this.db.pragma('user_version', { simple: true })); }
 
   private migrate(): void {
     const current = this.userVersion();
@@ -122,14 +123,14 @@ export class ReceiptStore implements Store {
         const now = this.userVersion();
         if (now >= m.version) return;
         this.db.exec(m.sql);
-        this.db.pragma(`user_version = ${m.version}`);
-      }).immediate();
+        this.db.exec(`PRAGMA user_version = ${m.version}`);
+      });
     }
   }
 
-  /** Runs `fn` in one immediate transaction (synchronously: better-sqlite3). */
+  /** Runs `fn` in one immediate transaction (synchronously). */
   private transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.db.transaction(fn);
   }
 
   async recordScan(rec: ScanRecord): Promise<void> {
@@ -183,7 +184,7 @@ export class ReceiptStore implements Store {
     const args: unknown[] = [value];
     scopeWhere(scope, where, args);
     const limit = Math.max(1, Math.min(scope.limit ?? 50, 1000));
-    return this.db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM scans WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}`).all(...args) as ScanSummary[];
+    return this.db.all<ScanSummary>(`SELECT ${SUMMARY_COLUMNS} FROM scans WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}`, ...args);
   }
 
   async similarityCandidates(keys: readonly string[], scope: ScanScope, limits: { byKeys: number; recent: number }): Promise<ScanCandidate[]> {
@@ -194,15 +195,15 @@ export class ReceiptStore implements Store {
       const where = [`k.key IN (${uniqueKeys.map(() => '?').join(', ')})`];
       const args: unknown[] = [...uniqueKeys];
       scopeWhere(scope, where, args, 's.');
-      const rows = this.db.prepare(`SELECT s.id AS id FROM scan_keys k JOIN scans s ON s.id = k.scan_id WHERE ${where.join(' AND ')}
-        GROUP BY s.id ORDER BY count(*) DESC, s.id DESC LIMIT ${Math.floor(limits.byKeys)}`).all(...args) as Array<{ id: number }>;
+      const rows = this.db.all<{ id: number }>(`SELECT s.id AS id FROM scan_keys k JOIN scans s ON s.id = k.scan_id WHERE ${where.join(' AND ')}
+        GROUP BY s.id ORDER BY count(*) DESC, s.id DESC LIMIT ${Math.floor(limits.byKeys)}`, ...args);
       for (const r of rows) ids.add(r.id);
     }
     if (limits.recent > 0) {
       const where: string[] = ['1 = 1'];
       const args: unknown[] = [];
       scopeWhere(scope, where, args, 's.');
-      const rows = this.db.prepare(`SELECT s.id AS id FROM scans s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ${Math.floor(limits.recent)}`).all(...args) as Array<{ id: number }>;
+      const rows = this.db.all<{ id: number }>(`SELECT s.id AS id FROM scans s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ${Math.floor(limits.recent)}`, ...args);
       for (const r of rows) ids.add(r.id);
     }
     if (!ids.size) return [];
@@ -210,7 +211,7 @@ export class ReceiptStore implements Store {
     const out: Array<ScanCandidate & { id: number }> = [];
     for (let i = 0; i < list.length; i += 500) {
       const chunk = list.slice(i, i + 500);
-      out.push(...this.db.prepare(`SELECT id, ${cols} FROM scans WHERE id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as Array<ScanCandidate & { id: number }>);
+      out.push(...this.db.all<ScanCandidate & { id: number }>(`SELECT id, ${cols} FROM scans WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk));
     }
     return out.sort((a, b) => b.id - a.id).map(({ id: _id, ...rest }) => rest);
   }
@@ -243,8 +244,8 @@ export class ReceiptStore implements Store {
 
   async usage(q: UsageQuery = {}): Promise<UsageSummary> {
     const { where, args } = usageFilter(q);
-    const rows = this.db.prepare(`SELECT sub_account_id AS sub, day, endpoint, count FROM usage ${where}
-      ORDER BY day, sub_account_id`).all(...args) as Array<{ sub: string; day: string; endpoint: EndpointKind; count: number }>;
+    const rows = this.db.all<{ sub: string; day: string; endpoint: EndpointKind; count: number }>(`SELECT sub_account_id AS sub, day, endpoint, count FROM usage ${where}
+      ORDER BY day, sub_account_id`, ...args);
     return summariseUsage(q, rows);
   }
 
@@ -261,7 +262,7 @@ export class ReceiptStore implements Store {
   }
 
   async dataVersion(): Promise<number | null> {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    return Number(this.db.pragma('data_version', { simple: true }));
   }
 
   async writeList(kind: StoreListKind, rows: readonly ListRow[], mode: 'replace' | 'append'): Promise<number> {
@@ -281,18 +282,18 @@ export class ReceiptStore implements Store {
 
   /** `PRAGMA integrity_check` result ('ok' when sound). */
   async integrityCheck(): Promise<string> {
-    return (this.db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
+    return this.db.pragma('integrity_check').map((r) => String(r.integrity_check)).join('; ');
   }
 
   async close(): Promise<void> {
     this.closeNow();
   }
 
-  /** Closes at once (synchronous: better-sqlite3). */
+  /** Closes at once (synchronous), finalizing every statement of the connection. */
   closeNow(): void {
     if (!this.db.open) return;
     if (!this.inMemory) {
-      try { this.db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* another connection is busy: it will checkpoint */ }
+      try { this.db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch { /* another connection is busy: it will checkpoint */ }
     }
     this.db.close();
   }

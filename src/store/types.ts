@@ -2,7 +2,7 @@
  * The store interface: scan history (duplicates and similarity), campaigns, usage counters and the
  * enrichment lists of one engine (one account). Two implementations share it:
  *
- * - `ReceiptStore` (store.ts): a SQLite file (better-sqlite3), or an in-memory database. The default.
+ * - `ReceiptStore` (store.ts): a SQLite file (Node's built-in node:sqlite, sqlite.ts), or an in-memory database. The default.
  * - `PgStore` (pg.ts): a PostgreSQL database (`storeUrl: 'postgres://...'`) shared by many processes
  *   and machines (server replicas, batch workers).
  *
