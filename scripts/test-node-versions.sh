@@ -14,7 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 SHORT_SET="test/pack-install.test.ts test/e2e.test.ts test/store.test.ts test/store-kill.test.ts test/store-keys.test.ts
-  test/batch.test.ts test/process.test.ts test/quiet.test.ts test/package-entry.test.ts"
+  test/batch.test.ts test/process.test.ts test/quiet.test.ts test/package-entry.test.ts test/node-versions.test.ts"
 status=0
 for v in ${RK_NODE_VERSIONS:-22 26}; do
   bin=$(sh "$here/node-bin.sh" "$v") || { echo "Node $v: could not be installed from the npm registry" >&2; status=1; continue; }
