@@ -177,6 +177,8 @@ function itemRecord(it, result, error, ms) {
   const scored = scoreItem(error ? null : result, it.gold, { error: Boolean(error) });
   const rec = { id: it.id, half: halfOf(it.id), ms: Math.round(ms), error: error ? error.code : null };
   if (error) rec.message = error.message.slice(0, 200);
+  // the clockwise turn the page was read at, when not upright (a sideways reading of an upright page loses every field)
+  if (!error && result?.targetRotation) rec.rotation = result.targetRotation;
   rec.pred = {}; rec.conf = {}; rec.ok = {};
   for (const [f, s] of Object.entries(scored.fields)) {
     if (s.value !== undefined) rec.pred[f] = s.value;

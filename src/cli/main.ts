@@ -47,8 +47,8 @@ Extraction options:
   --store FILE              keep scans in this SQLite file (default: in memory, nothing written)
   --store-url URL           keep scans in a PostgreSQL store shared with other processes (postgres://...)
   --store-schema NAME       its schema (default receiptkit)
-  --page-budget MS          wall-clock budget of a page's re-readings (default 8000); 0 = none: results
-                            then depend only on the file, not on how busy the machine is
+  --page-budget MS          opt-in wall-clock budget of a page's re-readings (default 0 = none); with
+                            one, results depend on how busy the machine is, not only on the file
 
 Batch options:
   --out FILE                JSON Lines output (required): {"file","result"} or {"file","error"}; - for stdout

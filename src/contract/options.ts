@@ -84,11 +84,12 @@ export const engineOptionsSchema = z.strictObject({
    */
   confirmPasses: z.number().int().min(0).max(2).optional(),
   /**
-   * Wall-clock budget in ms of a page's reading (src/read/budget.ts). The first readings always run; a
-   * re-reading (another language, the plain image, second looks, confirming passes) starts only while
-   * the page's time so far plus its expected cost stays within it, and the result warns of the ones it
-   * stopped. On a busy machine it stops more of them, so the answer can depend on the load; 0 = none
-   * (answers then depend only on the file). Default 8000.
+   * Opt-in wall-clock budget in ms of a page's reading (src/read/budget.ts). The first readings always
+   * run; a re-reading (another language, the plain image, second looks, confirming passes) starts only
+   * while the page's time so far plus its expected cost stays within it, and the result warns of the ones
+   * it stopped. Load-dependent: on a busy machine it stops more of them, so the answer can depend on the
+   * load. Default 0 = none (answers then depend only on the file and the options; re-readings are bounded
+   * by the count `rereadBudget`; a deadline is `timeoutMs`).
    */
   pageBudgetMs: z.number().int().min(0).max(600_000).optional(),
   /**

@@ -166,3 +166,59 @@ export function readingQuality(words: ReadonlyArray<{ text: string; confidence: 
   }
   return { confidence: weight ? sum / weight : 0, words: n };
 }
+
+/** A text line a detector found (ocr/reader.ts TextLineShape): its horizontal and vertical extent. */
+export interface LineShape { width: number; height: number; score: number }
+
+/** The text direction the detector's lines show (textAxis). */
+export interface TextAxis {
+  /** True when the lines run top to bottom (page turned 90° or 270°). */
+  vertical: boolean;
+  /** (horizontal - vertical) / both, each the summed length of the lines elongated that way, in [-1, 1]. */
+  score: number;
+  /** Elongated lines that voted. */
+  lines: number;
+}
+
+/** A detector's line votes for a direction when it is at least this many times longer than it is thick. */
+export const AXIS_LINE_ELONGATION = 2.5;
+/**
+ * The detector's vote decides horizontal from this score (with at least AXIS_MIN_LINES lines), vertical
+ * up to AXIS_VERTICAL_UP_TO; in between, the geometry (textDirection) decides. The detector was trained on
+ * horizontal lines: upright pages score 0.71-1 on the photo sets, sideways text sometimes breaks into
+ * short pieces that vote horizontal (up to 0.21 on pages turned 90°), hence the asymmetric thresholds
+ * (bench/orientation-votes.mjs; numbers in bench/OCR.md).
+ */
+export const AXIS_HORIZONTAL_FROM = 0.5;
+export const AXIS_VERTICAL_UP_TO = -0.2;
+export const AXIS_MIN_LINES = 3;
+
+/**
+ * Whether the page's text runs top to bottom: the detector's lines where they are clear (a tablecloth's
+ * pattern or a column of quantities fools the geometry's components, not the lines), else the geometry.
+ */
+export function textIsVertical(direction: Pick<TextDirection, 'vertical'>, axis?: TextAxis): boolean {
+  if (axis && axis.lines >= AXIS_MIN_LINES) {
+    if (axis.score >= AXIS_HORIZONTAL_FROM) return false;
+    if (axis.score <= AXIS_VERTICAL_UP_TO) return true;
+  }
+  return direction.vertical;
+}
+
+/**
+ * Text direction from a detector's text lines (PaddleOCR's DB detector: text lines, not characters, so
+ * a background's pattern, which gives blobs, rarely votes): a line much wider than tall votes
+ * horizontal, one much taller than wide vertical, each with its length.
+ */
+export function textAxis(lines: readonly LineShape[]): TextAxis {
+  let horizontal = 0, vertical = 0, n = 0;
+  for (const l of lines) {
+    const long = Math.max(l.width, l.height), short = Math.min(l.width, l.height);
+    if (short <= 0 || long < AXIS_LINE_ELONGATION * short) continue;
+    n++;
+    if (l.width >= l.height) horizontal += long; else vertical += long;
+  }
+  const all = horizontal + vertical;
+  const score = all ? (horizontal - vertical) / all : 0;
+  return { vertical: score < 0, score, lines: n };
+}

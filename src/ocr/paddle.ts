@@ -24,7 +24,7 @@ import path from 'node:path';
 import type { Box } from '../document/types.js';
 import { cropGray } from './preprocess.js';
 import type { GrayImage } from './preprocess.js';
-import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
+import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions, TextLineShape } from './reader.js';
 import { createOnnxSession, floatInput } from './onnx.js';
 import type { OnnxSession } from './onnx.js';
 
@@ -82,6 +82,8 @@ export class PaddleReader implements PageReader, LineReader {
   private readonly stop = new AbortController();
   /** One reading at a time: onnxruntime already uses the cores, and it bounds memory. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Detections by image object (held weakly): see detectOnce. */
+  private readonly detected = new WeakMap<GrayImage, Promise<TextBox[]>>();
 
   /**
    * `threads`: onnxruntime's intra-op threads; `modelDir`: another folder with the three model files;
@@ -129,7 +131,24 @@ export class PaddleReader implements PageReader, LineReader {
   /** Reads an upright grey image; word boxes in that image's pixels. */
   read(img: GrayImage, signal?: AbortSignal): Promise<PaddleWord[]> {
     const stop = this.until(signal);
-    return this.exclusive(async (m) => recogniseAll(m, img, await detect(m, img), stop, this.opts.batching), stop);
+    return this.exclusive(async (m) => recogniseAll(m, img, await this.detectOnce(m, img), stop, this.opts.batching), stop);
+  }
+
+  /** The detector's boxes of an image object, found once (a reading and a look at the text lines share them). */
+  private detectOnce(m: Models, img: GrayImage): Promise<TextBox[]> {
+    let p = this.detected.get(img);
+    if (!p) { p = detect(m, img); this.detected.set(img, p); p.catch(() => this.detected.delete(img)); }
+    return p;
+  }
+
+  /**
+   * PageReader.textLines: the text boxes of the image, not read. When a reading of the same image object
+   * has started its detection, its boxes are awaited, not found again.
+   */
+  async textLines(img: GrayImage, opts: ReadOptions = {}): Promise<TextLineShape[]> {
+    const stop = this.until(opts.signal);
+    const boxes = await (this.detected.get(img) ?? this.exclusive((m) => this.detectOnce(m, img), stop));
+    return boxes.map((b) => (Math.abs(b.ux) >= Math.abs(b.uy) ? { width: 2 * b.hw, height: 2 * b.hh, score: b.score } : { width: 2 * b.hh, height: 2 * b.hw, score: b.score }));
   }
 
   /** The caller's signal joined with the reader's own (close() aborts that one). */
@@ -151,6 +170,16 @@ export class PaddleReader implements PageReader, LineReader {
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * PageReader.upsideDown: PaddleOCR's direction classifier on the image's widest text lines (see
+   * flipVote): whether the image reads upside down, and the winning side's share of the votes (0 when
+   * nothing was sure, or without the classifier model).
+   */
+  upsideDown(img: GrayImage, opts: ReadOptions = {}): Promise<{ flip: boolean; confidence: number }> {
+    const stop = this.until(opts.signal);
+    return this.exclusive(async (m) => (m.cls ? flipVote(m, img, await this.detectOnce(m, img)) : { flip: false, confidence: 0 }), stop);
   }
 
   /** PageReader: the page's words, ungrouped (lines are made from their geometry). */

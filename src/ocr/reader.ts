@@ -35,9 +35,19 @@ export interface PageReading {
   flipConfidence?: number;
 }
 
+/** A text line a detector found: its extent along and across its (near horizontal or vertical) axis, in image pixels. */
+export interface TextLineShape { width: number; height: number; score: number }
+
 export interface PageReader {
   readonly name: string;
   readPage(img: GrayImage, opts?: ReadOptions): Promise<PageReading>;
+  /**
+   * Optional: the text lines a detector finds on the image, without reading them (a reading of the same
+   * image object reuses the detection): evidence of the text's direction and size.
+   */
+  textLines?(img: GrayImage, opts?: ReadOptions): Promise<TextLineShape[]>;
+  /** Optional: whether an image whose text runs horizontally reads upside down, and how sure (0..1) that is. */
+  upsideDown?(img: GrayImage, opts?: ReadOptions): Promise<{ flip: boolean; confidence: number }>;
   /** Optional: starts loading models without waiting, so a first page finds them (or nearly) ready. */
   warm?(): void;
   close(): Promise<void>;

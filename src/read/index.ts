@@ -16,6 +16,8 @@ import { extractFields } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
+import { textAxis, textIsVertical } from '../ocr/orientation.js';
+import type { TextAxis } from '../ocr/orientation.js';
 import type { Rotation } from '../ocr/preprocess.js';
 import { readWholePage, rereadLines, toPage } from './whole-page.js';
 import { paperFrameFound } from '../ocr/paper.js';
@@ -99,6 +101,8 @@ interface Thorough {
   warnings: string[];
   document: Document;
   fields: FieldResults;
+  /** Clockwise degrees the first page was turned to read upright. */
+  rotation: number;
   /** The one page, when it is an image that was OCR'd: what the whole-page re-readings read. */
   image: RasterPage | undefined;
   /** The page's own language, when it is read in it (ownLanguage). */
@@ -138,8 +142,8 @@ async function tryFast(one: RasterPage, readers: Readers & { paddle: NonNullable
   }
 }
 
-/** Every page's first reading: text layers (and the pictures on them), and tesseract on each image. */
-async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadContext, clock: StageClock, budget: PageBudget, warnings: string[]) {
+/** Every page's first reading: text layers (and the pictures on them), and tesseract on each image (`axis`: the detector's lines of a one-page image). */
+async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadContext, clock: StageClock, budget: PageBudget, warnings: string[], axis?: TextAxis) {
   const { signal } = ctx;
   const pages: Parameters<typeof buildDocument>[0] = [];
   let targetRotation = 0;
@@ -154,7 +158,7 @@ async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadCont
     let r;
     const readStarted = performance.now();
     try {
-      r = await clock.time('read:tesseract', () => readWholePage(readers.tesseract, page, { languages: ctx.languages, detectOrientation: true, signal }));
+      r = await clock.time('read:tesseract', () => readWholePage(readers.tesseract, page, { languages: ctx.languages, detectOrientation: true, signal, ...(axis ? { axis } : {}) }));
     } catch (e) {
       throw wrapUnexpected(e, `OCR failed on page ${page.index + 1}`);
     }
@@ -165,6 +169,47 @@ async function firstReadings(input: LoadedInput, readers: Readers, ctx: ReadCont
     pages.push(await inPaperFrame({ ...r.page, index: page.index }, page));
   }
   return { pages, targetRotation, enhancedPhoto };
+}
+
+/**
+ * The text direction a one-page image's text lines show (PaddleOCR's detector on the plain working image,
+ * the boxes its reading of the same image reuses), or undefined when the detector is off or fails.
+ */
+async function detectorAxis(readers: Readers, one: RasterPage, signal: AbortSignal): Promise<TextAxis | undefined> {
+  const paddle = readers.paddle;
+  if (!paddle?.textLines) return undefined;
+  try {
+    const work = await readers.tesseract.working(one, DEFAULT_SCALING, false);
+    return textAxis(await paddle.textLines(work, { signal }));
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return undefined; // the first reading reports an undecodable page; a missing detector leaves the geometry
+  }
+}
+
+/**
+ * A one-page image both readers read as noise is read at the other axis (upright if it was read sideways,
+ * sideways if upright; 0/180 searched again) before any "noise" conclusion: a background the direction
+ * misjudged must not hide a legible receipt. The other axis's readings replace the first when they are
+ * not noise; true when they did.
+ */
+async function readOtherAxis(t: Thorough): Promise<boolean> {
+  const image = t.image;
+  if (!image || !t.second || !t.readers.paddle || t.signal.aborted) return false;
+  try {
+    const r = await t.clock.time('read:tesseract', () => readWholePage(t.readers.tesseract, image, { languages: t.ctx.languages, detectOrientation: true, vertical: t.rotation % 180 === 0, signal: t.signal }));
+    const doc = buildDocument([await inPaperFrame({ ...r.page, index: 0 }, image)]);
+    const fields = extractFields(doc, t.ctx.fields);
+    const secondPage = await t.clock.time('read:paddleocr', () => readSecond(t.readers, image, r.rotation, t.signal));
+    const secondDoc = buildDocument([{ ...secondPage, index: 0 }]);
+    const second = { doc: secondDoc, fields: extractFields(secondDoc, t.ctx.fields) };
+    if (readsAsNoise(fields, second.fields)) return false;
+    Object.assign(t, { document: doc, fields, second, rotation: r.rotation, ownReading: undefined });
+    return true;
+  } catch (e) {
+    if (t.signal.aborted) throw e;
+    return false; // the first axis's reading stands
+  }
 }
 
 /** The one page read again whole (another language, image or scale): its document and simple fields. */
@@ -292,20 +337,29 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   // a one-page image: the second reader reads it upright (as most pages are) while tesseract reads it
   // and finds its orientation, on another core; that reading is kept when tesseract finds the page
   // upright, and the page is read again turned when it does not
+  // (the detector's text lines decide its direction first where they are clear: a page they show sideways
+  // is not read upright ahead)
+  const axis = one && readers.paddle && !signal.aborted ? await clock.time('orientation', () => detectorAxis(readers, one, signal)) : undefined;
   let ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined;
-  if (one && readers.paddle && !signal.aborted) {
+  if (one && readers.paddle && !signal.aborted && !(axis && textIsVertical({ vertical: false }, axis))) {
     ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));
     ahead.catch(() => undefined); // unused when the page is turned; a failure is reported where it is used
   }
-  const { pages, targetRotation, enhancedPhoto } = await firstReadings(input, readers, ctx, clock, budget, warnings);
-  const document = buildDocument(pages);
+  const { pages, targetRotation, enhancedPhoto } = await firstReadings(input, readers, ctx, clock, budget, warnings, axis);
+  const first = buildDocument(pages);
   const only = input.pages.length === 1 ? input.pages[0] : undefined;
-  const image = only?.kind === 'raster' && document.pages[0]?.source === 'ocr' ? only : undefined;
-  const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document, fields: extractFields(document, ctx.fields), image, own: undefined, ownReading: undefined, second: undefined };
+  const image = only?.kind === 'raster' && first.pages[0]?.source === 'ocr' ? only : undefined;
+  const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document: first, fields: extractFields(first, ctx.fields), rotation: targetRotation, image, own: undefined, ownReading: undefined, second: undefined };
   t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
   await readInOwnLanguage(t);
   // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
   await readBySecond(t, ahead);
+  // noise at one axis: the other axis is read before the page is given up as noise
+  if (t.second && readsAsNoise(t.fields, t.second.fields) && budget.allows('other-axis', 'whole', true) && await readOtherAxis(t)) {
+    t.own = ownLanguage(t.fields, ctx);
+    await readInOwnLanguage(t);
+  }
+  const document = t.document;
   const settled = !!t.second && readersAgree(t.fields, t.second.fields, ['totalAmount', 'date']);
   // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
   if (t.second && readsAsNoise(t.fields, t.second.fields)) budget.stop('both readers read the page as noise (no date, no total)');
@@ -321,7 +375,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const spent = budget.warning();
   if (spent) warnings.push(spent);
   warnings.push(...t.fields.warnings);
-  return { document, fields: t.fields, rotation: targetRotation, warnings };
+  return { document, fields: t.fields, rotation: t.rotation, warnings };
 }
 
 /**

@@ -18,8 +18,8 @@ import type { OcrPool } from '../ocr/pool.js';
 import { analysisCopy, cropGray, rotateGray } from '../ocr/preprocess.js';
 import type { OcrScaling, Rotation, WorkingImage } from '../ocr/preprocess.js';
 import type { ReadOptions, ReadWord } from '../ocr/reader.js';
-import { AXIS_ANALYSIS_LONG_SIDE, readingQuality, textDirection } from '../ocr/orientation.js';
-import type { TextDirection } from '../ocr/orientation.js';
+import { AXIS_ANALYSIS_LONG_SIDE, AXIS_MIN_LINES, readingQuality, textDirection, textIsVertical } from '../ocr/orientation.js';
+import type { TextAxis, TextDirection } from '../ocr/orientation.js';
 
 export type { Rotation } from '../ocr/preprocess.js';
 
@@ -42,8 +42,10 @@ export interface OcrResult {
 }
 
 export interface OrientationEvidence {
-  /** Text direction vote, -1 (vertical) .. 1 (horizontal). */
+  /** Text direction vote of the geometry, -1 (vertical) .. 1 (horizontal). */
   directionScore: number;
+  /** Text direction vote of the detector's lines, when it was asked (textAxis). */
+  detectorScore?: number;
   /** Confidence of the first full reading (0..1). */
   firstConfidence: number;
   /** When the band check ran: its confidence upright-as-first-read and turned 180°. */
@@ -65,6 +67,10 @@ export interface RecognizeOptions {
   scaling?: Partial<OcrScaling>;
   /** Enlarge and equalise photographed pages (default true; see preprocess.ts PHOTO_PAPER_BELOW). */
   enhance?: boolean;
+  /** The text detector's lines on the page (ocr/orientation.ts textAxis): the direction where they are clear. */
+  axis?: TextAxis;
+  /** Read the page on this axis (0/180 still searched): the other axis of a page read as noise. */
+  vertical?: boolean;
 }
 
 /**
@@ -103,7 +109,8 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   let direction: TextDirection | undefined;
   if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
   if (signal?.aborted) throw abortError();
-  const base: Rotation = opts.rotation ?? (direction?.vertical ? 90 : 0);
+  const vertical = opts.vertical ?? (direction ? textIsVertical(direction, opts.axis) : false);
+  const base: Rotation = opts.rotation ?? (vertical ? 90 : 0);
   const read = { pool, work, languages: opts.languages, signal };
   let reading = await readTurned(read, base);
   let orientationConfidence = 0;
@@ -111,8 +118,9 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   if (detect && direction) {
     const search = await uprightOrTurned(read, base, reading);
     reading = search.reading;
-    evidence = { directionScore: round2(direction.score), ...search.evidence };
-    orientationConfidence = Math.round(Math.min(1, Math.abs(direction.score) / 0.3) * search.flipEvidence * 100) / 100;
+    evidence = { directionScore: round2(direction.score), ...(opts.axis ? { detectorScore: round2(opts.axis.score) } : {}), ...search.evidence };
+    const axisSure = Math.max(Math.abs(direction.score), opts.axis && opts.axis.lines >= AXIS_MIN_LINES ? Math.abs(opts.axis.score) : 0);
+    orientationConfidence = Math.round(Math.min(1, axisSure / 0.3) * search.flipEvidence * 100) / 100;
   }
   return {
     page: toPage(page, work, reading),

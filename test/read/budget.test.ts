@@ -76,6 +76,18 @@ describe('PageBudget: counted re-readings', () => {
     const b = new PageBudget();
     expect(b.limits).toEqual({ ms: DEFAULT_PAGE_BUDGET_MS, readings: DEFAULT_REREAD_BUDGET });
   });
+
+  it('by default counts re-readings and never looks at the clock (the answer must not depend on the load)', () => {
+    const c = clock();
+    const b = new PageBudget({}, c.now);
+    b.firstReading(30_000);
+    c.advance(120_000); // a very slow page on a very busy machine
+    expect(DEFAULT_PAGE_BUDGET_MS).toBe(0);
+    expect(b.allows('plain-reading', 'whole')).toBe(true);
+    expect(b.allows('pass-readings', 'whole', false, 2)).toBe(true);
+    expect(b.allows('lines', 'lines')).toBe(true);
+    expect(b.warning()).toBeUndefined();
+  });
 });
 
 describe('a page read as noise', () => {
