@@ -30,6 +30,7 @@ export async function createEngine() {
         date: field(label.date ? `${label.date}T12:00:00.000Z` : undefined),
         merchantName: field(label.merchantName),
         merchantAddress: field(label.merchantAddress),
+        currencyCode: field(label.currency),
         entities: {
           invoiceNumber: label.invoiceNumber ? { data: label.invoiceNumber, confidenceLevel: 0.95 } : undefined,
           productLineItems: items.map((it) => ({ confidenceLevel: 0.9, data: { name: { data: it.name }, quantity: { data: it.quantity }, unitPrice: { data: it.unitPrice }, totalPrice: { data: it.totalPrice } } })),

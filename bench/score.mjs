@@ -15,7 +15,7 @@ export function halfOf(id) {
 }
 
 /** Fields scored per receipt, in report order. */
-export const FIELDS = /** @type {const} */ (['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'invoiceNumber']);
+export const FIELDS = /** @type {const} */ (['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'invoiceNumber', 'currencyCode']);
 /** Fields that also get an "exact" column. */
 export const EXACT_FIELDS = /** @type {const} */ (['merchantName', 'merchantAddress']);
 export const AMOUNT_TOLERANCE = 0.005;
@@ -101,6 +101,8 @@ export function goldFor(label, lineitems) {
   /** @type {Record<string, any>} */
   const gold = {};
   for (const f of FIELDS) if (label && label[f] !== undefined && label[f] !== null) gold[f] = label[f];
+  // the label names it `currency` (ISO 4217); the result `currencyCode`
+  if (label && typeof label.currency === 'string' && label.currency.trim()) gold.currencyCode = label.currency.trim();
   if (gold.taxAmount === undefined && lineitems && isNum(lineitems.taxAmount)) gold.taxAmount = lineitems.taxAmount;
   const items = lineitems && Array.isArray(lineitems.lineItems) ? lineitems.lineItems
     : label && Array.isArray(label.lineItems) ? label.lineItems : undefined;
@@ -111,7 +113,8 @@ export function goldFor(label, lineitems) {
 /**
  * What the result says for a field: `{ value, confidence }`; value undefined when the field is absent,
  * has no `data`, or has confidence 0 (all count as "no prediction").
- * invoiceNumber reads `entities.invoiceNumber`, else `entities.receiptNumber`.
+ * invoiceNumber reads `entities.invoiceNumber`, else `entities.receiptNumber`; currencyCode reads the
+ * root `currencyCode` (its label key is `currency`).
  * @param {string} field
  * @param {Record<string, any> | null | undefined} result verbose extraction result (null after an error)
  * @returns {{ value: any, confidence: number }}
@@ -170,6 +173,9 @@ export function scoreField(field, result, gold, opts = {}) {
       exact = has && p !== '' && p === n;
       break;
     }
+    case 'currencyCode':
+      correct = has && typeof value === 'string' && value.trim().toUpperCase() === String(g).toUpperCase();
+      break;
     case 'invoiceNumber': {
       const squash = (/** @type {unknown} */ s) => normalizeName(s).replace(/ /g, '');
       correct = has && squash(value) !== '' && squash(value) === squash(g);

@@ -156,6 +156,22 @@ describe('invoiceNumber', () => {
   });
 });
 
+describe('currencyCode', () => {
+  it('takes the label\'s `currency` and compares it with the root currencyCode, case ignored', () => {
+    const gold = goldFor({ currency: 'MYR', totalAmount: 9.5 });
+    expect(gold.currencyCode).toBe('MYR');
+    expect(scoreField('currencyCode', result({ currencyCode: f('MYR') }), gold)!.correct).toBe(true);
+    expect(scoreField('currencyCode', result({ currencyCode: f('myr') }), gold)!.correct).toBe(true);
+    expect(scoreField('currencyCode', result({ currencyCode: f('USD') }), gold)!.correct).toBe(false);
+    expect(scoreField('currencyCode', result({ currencyCode: f('MYR', 0) }), gold)!.correct).toBe(false);
+    expect(scoreField('currencyCode', result({}), gold)!.correct).toBe(false);
+    expect(scoreField('currencyCode', null, gold, { error: true })!.correct).toBe(false);
+  });
+  it('is not scored when the label has no currency', () => {
+    expect(scoreField('currencyCode', result({ currencyCode: f('MYR') }), goldFor({ totalAmount: 1 }))).toBeNull();
+  });
+});
+
 describe('confidence', () => {
   it('marks predictions with confidence >= 0.9 as high-confidence', () => {
     const gold: Gold = { totalAmount: 10 };
