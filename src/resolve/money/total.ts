@@ -85,6 +85,8 @@ function labelFeatures(s: ScoreState, c: MoneyCandidate, ctx: MoneyContext): voi
   if (!c.amount.moneyLike && !opts.wholeCurrency && maxOther > 0 && c.amount.value > 10 * maxOther) f['label-10x-largest'] = 1;
   if (opts.wholeCurrency && c.amount.value < 100) f['label-whole-currency-small'] = 1;
   if (!c.amount.atLineEnd) f['label-not-line-end'] = 1;
+  if (strength >= 3.5) f['keyword-strong'] = 1;
+  else if (strength < 2.2) f['keyword-weak'] = 1;
 }
 
 /** A value no total label prints but an OCR repair of one gives: that label, weaker. */
