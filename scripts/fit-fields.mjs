@@ -51,7 +51,7 @@ const SIGN = {
   },
   currency: {
     'rule-choice': 1, 'country-currency': 1, 'country-confidence': 1, 'code-printed': 1, 'symbol-printed': 1, 'most-printed': 1, 'language-currency': 1,
-    'dollar-of-country': 1, 'other-code-printed': -1, 'other-symbol-printed': -1,
+    'dollar-of-country': 1, 'other-code-printed': -1, 'other-symbol-printed': -1, 'runner-up-gap': -1,
   },
 };
 const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') ? 1 : 0);

@@ -28,7 +28,7 @@ export interface Locale extends CountryConventions {
   /** The cues that decided, for debugging. */
   evidence: string[];
   /** What the page says about the currency: weighted votes, printings as a code or word and as a bare symbol, the country's own. */
-  currencyCues?: { votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string };
+  currencyCues?: { votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]> };
 }
 
 interface Cue {
@@ -240,7 +240,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(language ? { language } : {}),
     evidence,
     ...(printedCurrency ? { printedCurrency } : {}),
-    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency },
+    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3) },
   };
 }
 

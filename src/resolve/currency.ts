@@ -14,11 +14,18 @@ const cap = (n: number | undefined) => Math.min(3, n ?? 0);
 
 /** Every candidate currency with its features, in a stable order (the locale's choice first). */
 export function currencyCandidates(locale: Locale): TappedCandidate[] {
-  const cues = locale.currencyCues ?? { votes: {}, codes: {}, symbols: {}, own: locale.currency };
+  const cues = locale.currencyCues ?? { votes: {}, codes: {}, symbols: {}, own: locale.currency, countries: [] };
   const own = cues.own;
   const langCountry = locale.language ? LANGUAGE_COUNTRY[locale.language] : undefined;
   const langCurrency = langCountry ? CONVENTIONS[langCountry]?.currency : undefined;
-  const names = [...new Set([locale.currency, own, ...Object.keys(cues.votes), langCurrency].filter((c): c is string => !!c))];
+  // the currencies of the runner-up countries, and how far behind the first their cues are
+  const runnerUp = new Map<string, number>();
+  const topScore = cues.countries[0]?.[1] ?? 0;
+  for (const [country, sc] of cues.countries.slice(1)) {
+    const cur = CONVENTIONS[country]?.currency;
+    if (cur && cur !== own && !runnerUp.has(cur)) runnerUp.set(cur, topScore - sc);
+  }
+  const names = [...new Set([locale.currency, own, ...Object.keys(cues.votes), langCurrency, ...runnerUp.keys()].filter((c): c is string => !!c))];
   return names.map((c) => {
     const f: Record<string, number> = {};
     if (c === locale.currency) f['rule-choice'] = 1;
@@ -27,6 +34,7 @@ export function currencyCandidates(locale: Locale): TappedCandidate[] {
     if (cues.symbols[c]) f['symbol-printed'] = cap(cues.symbols[c]);
     if (c === locale.printedCurrency) f['most-printed'] = 1;
     if (c === langCurrency) f['language-currency'] = 1;
+    if (runnerUp.has(c)) { f['runner-up-country'] = 1; f['runner-up-gap'] = Math.min(6, runnerUp.get(c)!); }
     if (c === own && DOLLARS.has(c) && (cues.symbols.USD ?? 0) > 0 && !cues.codes.USD) f['dollar-of-country'] = 1;
     if (Object.entries(cues.codes).some(([o, n]) => o !== c && n > 0)) f['other-code-printed'] = 1;
     if (Object.entries(cues.symbols).some(([o, n]) => o !== c && n > 0)) f['other-symbol-printed'] = 1;
