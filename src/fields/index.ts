@@ -24,6 +24,8 @@ import { resolveMoney } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
 import { roundConfidence } from '../resolve/confidence.js';
+import { currencyCandidates } from '../resolve/currency.js';
+import { tapCandidates } from '../resolve/model.js';
 import type { ChosenDate } from '../resolve/dates.js';
 import type { FieldContext, FieldResults, Located } from './types.js';
 
@@ -80,6 +82,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const ids = findIds(doc);
   const payment = findPayment(doc);
 
+  tapCandidates('currency', currencyCandidates(locale));
   const amounts = moneyFacts.candidates.filter((c) => c.amount.moneyLike).map((c) => c.amount);
   const docCurrency = documentCurrency(amounts, currency);
   const out: FieldResults = {

@@ -27,6 +27,8 @@ export interface Locale extends CountryConventions {
   language?: string;
   /** The cues that decided, for debugging. */
   evidence: string[];
+  /** What the page says about the currency: weighted votes, printings as a code or word and as a bare symbol, the country's own. */
+  currencyCues?: { votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]> };
 }
 
 interface Cue {
@@ -238,11 +240,12 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(language ? { language } : {}),
     evidence,
     ...(printedCurrency ? { printedCurrency } : {}),
+    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3) },
   };
 }
 
 /** Currencies written with a bare "$". */
-const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'BND', 'FJD', 'MXN', 'BRL']);
+export const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'BND', 'FJD', 'MXN', 'BRL']);
 
 /**
  * The currency: the country's own unless the page prints another one convincingly. A printed code or

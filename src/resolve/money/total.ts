@@ -7,6 +7,7 @@ import type { MoneyCandidate } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
 import { confidenceFrom } from '../confidence.js';
 import type { EvidenceTerm } from '../confidence.js';
+import { tapCandidates } from '../model.js';
 import type { ChosenAmount, MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
 
 /** One value being scored: what the terms found so far and what they read. */
@@ -30,6 +31,8 @@ export interface ScoreState {
   afterRounding: RoundingApplied[];
   /** Printed only with a role other than total. */
   nonTotal: boolean;
+  /** The value's features: what each term found, by name (1 = present, or a measure); the model weighs them. */
+  f: Record<string, number>;
 }
 
 /** A named scoring term of the total. */
@@ -43,7 +46,7 @@ export function scoreState(vc: ValueCandidate, ctx: MoneyContext): ScoreState {
   const repairedKinds = new Set(support.filter((d) => d.repaired).map((d) => d.kind));
   const afterRounding = ctx.roundingApplied.filter((ra) => ctx.eq(ra.value, v) && (!ra.repaired || kinds.size > 0 || vc.printed.some((c) => c.role === 'total' || c.role === 'paid')));
   const nonTotal = vc.printed.length > 0 && vc.printed.every((c) => c.role !== 'total' && c.role !== 'none' && !(c.role === 'rounding' && v >= ctx.smallRounding * 2));
-  return { vc, v, score: 0, terms: [], kw: 0, support, kinds, repairedKinds, paidEqual: ctx.paidKeys.has(ctx.keyOf(v)), afterRounding, nonTotal };
+  return { vc, v, score: 0, terms: [], kw: 0, support, kinds, repairedKinds, paidEqual: ctx.paidKeys.has(ctx.keyOf(v)), afterRounding, nonTotal, f: vc.printed.length ? { printed: 1 } : {} };
 }
 
 /** The printed total label of the value that scores best (keyword strength, OCR variant, place, reading). */
@@ -64,6 +67,26 @@ function labelledTotal(s: ScoreState, ctx: MoneyContext): void {
     const placed = sc + 0.4 * (c.lineIndex / n);
     if (!s.best || placed > s.kw) { s.kw = placed; s.best = c; }
   }
+  if (s.best) labelFeatures(s, s.best, ctx);
+}
+
+/** The features of the occurrence whose label makes the value a total: its strength, place and reading. */
+function labelFeatures(s: ScoreState, c: MoneyCandidate, ctx: MoneyContext): void {
+  const { opts, maxOther } = ctx;
+  const l = c.label;
+  const strength = c.role === 'rounding' ? 2.4 : c.role === 'balance' ? 1.2 : (l?.strength ?? 2);
+  const f = s.f;
+  f['label-strength'] = strength;
+  f[`label-role:${c.role === 'rounding' || c.role === 'balance' ? c.role : 'total'}`] = 1;
+  f['label-place'] = c.lineIndex / Math.max(1, opts.lineCount);
+  if (l?.fuzzy) f['label-fuzzy'] = 1;
+  if (l?.fromLineAbove) f['label-line-above'] = 1;
+  if (!c.amount.moneyLike) f['label-not-money-like'] = 1;
+  if (!c.amount.moneyLike && !opts.wholeCurrency && maxOther > 0 && c.amount.value > 10 * maxOther) f['label-10x-largest'] = 1;
+  if (opts.wholeCurrency && c.amount.value < 100) f['label-whole-currency-small'] = 1;
+  if (!c.amount.atLineEnd) f['label-not-line-end'] = 1;
+  if (strength >= 3.5) f['keyword-strong'] = 1;
+  else if (strength < 2.2) f['keyword-weak'] = 1;
 }
 
 /** A value no total label prints but an OCR repair of one gives: that label, weaker. */
@@ -73,6 +96,8 @@ function ocrRepaired(s: ScoreState): void {
   s.kw = (c.label?.strength ?? 2) - 1.2;
   s.best = c;
   s.terms.push({ name: 'ocr-repaired', weight: -0.5 });
+  s.f['label-strength'] = c.label?.strength ?? 2;
+  s.f['ocr-repaired'] = 1;
 }
 
 /** The label's strength scores the value, and names its keyword and source. */
@@ -88,12 +113,12 @@ function keyword(s: ScoreState): void {
 
 /** A label read through an OCR variant of its keyword is weaker evidence. */
 function keywordOcrVariant(s: ScoreState): void {
-  if (s.best?.label?.fuzzy) s.terms.push({ name: 'keyword-ocr-variant', weight: -0.3 });
+  if (s.best?.label?.fuzzy) { s.terms.push({ name: 'keyword-ocr-variant', weight: -0.3 }); s.f['keyword-ocr-variant'] = 1; }
 }
 
 /** A label that says the total is final (after rounding or discount) ranks higher. */
 function finalLabel(s: ScoreState): void {
-  if (s.best?.label?.final) s.score += 0.6;
+  if (s.best?.label?.final) { s.score += 0.6; s.f['final-label'] = 1; }
 }
 
 /** Score and weight of each kind of derivation: [score, confidence weight] when read as printed. */
@@ -109,13 +134,14 @@ function arithmetic(s: ScoreState): void {
     const rep = !s.kinds.has(k);
     s.score += rep ? sw * 0.6 : sw;
     s.terms.push({ name: `${k}${rep ? '(repaired)' : ''}`, weight: rep ? cw * 0.5 : cw });
+    s.f[`arithmetic:${k}${rep ? '(repaired)' : ''}`] = 1;
   }
 }
 
 /** The value printed on two or more lines (independent OCR reads of it). */
 function repeated(s: ScoreState): void {
   const lines = new Set(s.vc.printed.map((c) => c.lineIndex));
-  if (lines.size >= 2) { s.score += Math.min(0.9, 0.3 * (lines.size - 1)); s.terms.push({ name: `repeated:${lines.size}`, weight: lines.size >= 3 ? 1.2 : 1.0 }); }
+  if (lines.size >= 2) { s.score += Math.min(0.9, 0.3 * (lines.size - 1)); s.terms.push({ name: `repeated:${lines.size}`, weight: lines.size >= 3 ? 1.2 : 1.0 }); s.f.repeated = Math.min(3, lines.size - 1); }
 }
 
 /** Printed and the largest amount that is not a payment, change or the like. */
@@ -123,17 +149,17 @@ const isLargest = (s: ScoreState, ctx: MoneyContext): boolean => s.vc.printed.le
 
 /** The printed value is the largest amount that is not a payment. */
 function largest(s: ScoreState, ctx: MoneyContext): void {
-  if (isLargest(s, ctx)) { s.score += 0.8; s.terms.push({ name: 'largest', weight: 0.8 }); }
+  if (isLargest(s, ctx)) { s.score += 0.8; s.terms.push({ name: 'largest', weight: 0.8 }); s.f.largest = 1; }
 }
 
 /** A value above every printed amount, with no total label on it, ranks lower. */
 function aboveLargest(s: ScoreState, ctx: MoneyContext): void {
-  if (!isLargest(s, ctx) && ctx.maxOther > 0 && s.v > ctx.maxOther + ctx.tol && !s.vc.printed.some((c) => c.role === 'total')) s.score -= 0.5;
+  if (!isLargest(s, ctx) && ctx.maxOther > 0 && s.v > ctx.maxOther + ctx.tol && !s.vc.printed.some((c) => c.role === 'total')) { s.score -= 0.5; s.f['above-largest'] = 1; }
 }
 
 /** Printed equal to the amount paid with no change printed: weak support. */
 function paidEqual(s: ScoreState): void {
-  if (s.paidEqual && !s.kinds.has('paid-exact') && !s.kinds.has('paid-change')) { s.score += 0.5; s.terms.push({ name: 'paid-equal', weight: 1.0 }); }
+  if (s.paidEqual && !s.kinds.has('paid-exact') && !s.kinds.has('paid-change')) { s.score += 0.5; s.terms.push({ name: 'paid-equal', weight: 1.0 }); s.f['paid-equal'] = 1; }
 }
 
 /** Printed only with another role (subtotal, tax, paid, ...), unless other lines add up to it or it is the rounded amount paid. */
@@ -147,34 +173,35 @@ function labelledOtherRole(s: ScoreState): void {
   const onlyPaid = [...roles].every((r) => r === 'paid');
   s.score -= onlyPaid ? 1.2 : 2.5;
   s.terms.push({ name: `labelled-${[...roles].join('/')}`, weight: onlyPaid ? -0.8 : -1.5 });
+  s.f[onlyPaid ? 'labelled-other-role:paid' : 'labelled-other-role'] = 1;
 }
 
 /** Neither labelled nor given by the arithmetic: a bare number ranks lower. */
 function unlabelledUnsupported(s: ScoreState): void {
-  if (!s.best && !s.nonTotal && !s.kinds.size) s.score -= 0.5;
+  if (!s.best && !s.nonTotal && !s.kinds.size) { s.score -= 0.5; s.f['unlabelled-unsupported'] = 1; }
 }
 
 /** Not printed at all, only derived. */
 function derivedOnly(s: ScoreState): void {
-  if (!s.vc.printed.length && !s.best) { s.score -= 1.0; s.terms.push({ name: 'derived-only', weight: -1.5 }); }
+  if (!s.vc.printed.length && !s.best) { s.score -= 1.0; s.terms.push({ name: 'derived-only', weight: -1.5 }); s.f['derived-only'] = 1; }
 }
 
 /** A plain total that a later final total (after rounding or discount) supersedes. */
 function supersededByFinal(s: ScoreState, ctx: MoneyContext): void {
   const best = s.best;
   if (best && !best.label?.final && ctx.finalTotals.some((f) => !ctx.eq(f.amount.value, s.v) && f.lineIndex > best.lineIndex)) {
-    s.score -= 1.2; s.terms.push({ name: 'superseded-by-final', weight: -0.8 });
+    s.score -= 1.2; s.terms.push({ name: 'superseded-by-final', weight: -0.8 }); s.f['superseded-by-final'] = 1;
   }
 }
 
 /** The value a rounding line makes of a total. */
 function afterRounding(s: ScoreState): void {
-  if (s.afterRounding.length) { s.score += 2.0; s.terms.push({ name: 'after-rounding', weight: 0.6 }); }
+  if (s.afterRounding.length) { s.score += 2.0; s.terms.push({ name: 'after-rounding', weight: 0.6 }); s.f['after-rounding'] = 1; }
 }
 
 /** The rounded value is also what was paid. */
 function roundedIsPaid(s: ScoreState): void {
-  if (s.afterRounding.length && (s.paidEqual || s.kinds.has('paid-change') || s.kinds.has('paid-exact'))) { s.score += 1.5; s.terms.push({ name: 'rounded-is-paid', weight: 0.5 }); }
+  if (s.afterRounding.length && (s.paidEqual || s.kinds.has('paid-change') || s.kinds.has('paid-exact'))) { s.score += 1.5; s.terms.push({ name: 'rounded-is-paid', weight: 0.5 }); s.f['rounded-is-paid'] = 1; }
 }
 
 /** A printed total that a rounding line below it changes (more so when the rounded value was paid). */
@@ -187,25 +214,26 @@ function beforeRounding(s: ScoreState, ctx: MoneyContext): void {
   // stronger when the rounded value is what was paid
   const paidRounded = roundedFromThis.some((ra) => paidKeys.has(keyOf(ra.value)) || derivedAt(ra.value).some((d) => d.kind === 'paid-change' || d.kind === 'paid-exact'));
   s.score -= paidRounded ? 2.5 : 1.5; s.terms.push({ name: 'before-rounding', weight: -1.0 });
+  s.f[paidRounded ? 'before-rounding:paid' : 'before-rounding'] = 1;
 }
 
 /** A labelled total under half the largest amount, with a labelled total twice its size: a tax or partial total. */
 function smallForTotal(s: ScoreState, ctx: MoneyContext): void {
   const { best, v } = s;
-  if (best && ctx.maxOther > 0 && v < 0.5 * ctx.maxOther && ctx.totalLabelled.some((o) => o.amount.moneyLike && o.amount.value > v * 2 && o !== best)) { s.score -= 0.8; s.terms.push({ name: 'small-for-total', weight: -0.6 }); }
+  if (best && ctx.maxOther > 0 && v < 0.5 * ctx.maxOther && ctx.totalLabelled.some((o) => o.amount.moneyLike && o.amount.value > v * 2 && o !== best)) { s.score -= 0.8; s.terms.push({ name: 'small-for-total', weight: -0.6 }); s.f['small-for-total'] = 1; }
 }
 
 /** A labelled total below a printed subtotal, with no discount and no arithmetic, is suspicious. */
 function belowSubtotal(s: ScoreState, ctx: MoneyContext): void {
-  if (s.best && ctx.by('subtotal').some((c) => c.amount.moneyLike && c.amount.value > s.v + ctx.tol) && !ctx.by('discount').length && !s.kinds.size) { s.score -= 0.8; s.terms.push({ name: 'below-subtotal', weight: -0.6 }); }
+  if (s.best && ctx.by('subtotal').some((c) => c.amount.moneyLike && c.amount.value > s.v + ctx.tol) && !ctx.by('discount').length && !s.kinds.size) { s.score -= 0.8; s.terms.push({ name: 'below-subtotal', weight: -0.6 }); s.f['below-subtotal'] = 1; }
 }
 
 /** The OCR confidence of the source's digits: low or middling lowers the confidence. */
 function ocrQuality(s: ScoreState): void {
   const source = s.vc.source;
   const ocr = source?.amount.ocrConfidence ?? 0;
-  if (source && ocr < 0.5) s.terms.push({ name: 'low-ocr', weight: -1.5 });
-  else if (source && ocr < 0.75) s.terms.push({ name: 'mid-ocr', weight: -1.0 });
+  if (source && ocr < 0.5) { s.terms.push({ name: 'low-ocr', weight: -1.5 }); s.f['low-ocr'] = 1; }
+  else if (source && ocr < 0.75) { s.terms.push({ name: 'mid-ocr', weight: -1.0 }); s.f['mid-ocr'] = 1; }
 }
 
 /** The total's scoring terms, in the order they run. */
@@ -243,6 +271,7 @@ export function scoreValue(vc: ValueCandidate, ctx: MoneyContext, terms: readonl
   }
   vc.score = s.score;
   vc.terms = s.terms;
+  vc.features = s.f;
   vc.gains = gains;
   return vc;
 }
@@ -257,6 +286,7 @@ export function decidingTerm(vc: ValueCandidate): string {
 /** The best-scored value, with its confidence from its terms and its margin over the first rival of another value. */
 export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS): ChosenAmount | undefined {
   for (const vc of ctx.values.values()) scoreValue(vc, ctx, terms);
+  tapCandidates('total', [...ctx.values.values()].filter((vc) => vc.value > 0).map((vc) => ({ value: vc.value, features: vc.features ?? {}, score: vc.score })));
   const ranked = [...ctx.values.values()].filter((vc) => vc.value > 0).sort((a, b) => b.score - a.score || b.value - a.value);
   const top = ranked[0];
   if (!top || !(top.score > -1.5 || top.printed.length)) return undefined;

@@ -41,6 +41,8 @@ export interface ValueCandidate {
   support: Derivation[];
   keyword: string;
   source?: MoneyCandidate;
+  /** What the total's terms found about the value, by feature name (the model's input). */
+  features?: Record<string, number>;
   /** Score added by each total term that changed it, in the order they ran. */
   gains?: Array<[string, number]>;
 }

@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+/**
+ * Fits the field models (src/resolve/model.ts) and writes models/fields.json. Re-run after anything that
+ * changes the readings (OCR, orientation, scaling) or the features:
+ *
+ *   npm run build && RK_OCR_CACHE=.bench-tmp/ocr-cache node scripts/fit-fields.mjs --collect   # then fits
+ *   node scripts/fit-fields.mjs                      # refit from the collected data only
+ *   node scripts/fit-fields.mjs --collect --dataset sroie,us_uk_eu_receipts --dry-run
+ *
+ * Collect (--collect): every corpus file (both halves, default every dataset) is extracted by the real
+ * engine with its OCR readings replayed (bench/replay-engine.mjs, RK_OCR_CACHE; a reading not recorded
+ * is made live and recorded), with the bench's options ({"pageBudgetMs":0} engine, verbose, line items).
+ * The resolver tells `candidateTaps` (dist/resolve/model.js) every candidate of every field it weighed,
+ * with its features; each is labelled right or wrong against the corpus label (total within 0.005,
+ * currency equal to the label's ISO code). Written to --data (default .bench-tmp/fields-data.jsonl),
+ * one line a file, with the engine's final answer; --results DIR also writes DIR/<dataset>.jsonl of
+ * {file, result} for /work/shared/tools/why-wrong.mjs.
+ *
+ * Fit: per field, a logistic regression of "this candidate is right" on its features (Newton's method,
+ * L2 penalty --lambda, sign constraints where a term's direction is known: a weight fitted with the
+ * wrong sign is held at 0 and the rest refitted), on the TUNE half only (bench/score.mjs halfOf).
+ * The resolver ranks by its log-odds. Calibration (Platt): a logistic regression of "the top candidate
+ * is right" on the top's log-odds and its margin over the first rival, fitted on out-of-fold log-odds
+ * (K folds of tune files), so the confidence is the share of such choices that were right. Reported:
+ * cross-validated top-1 accuracy (model vs the hand-set scores on the same groups), log-loss, and a
+ * reliability table of the calibrated out-of-fold confidences; the check half is left to the bench.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
+const has = (name) => argv.includes(`--${name}`);
+const lambda = Number(opt('lambda', '1'));
+const K = Number(opt('folds', '5'));
+const dataFile = path.resolve(opt('data', path.join(repo, '.bench-tmp', 'fields-data.jsonl')));
+const out = path.resolve(opt('out', path.join(repo, 'models', 'fields.json')));
+const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
+const { halfOf } = await import(pathToFileURL(path.join(repo, 'bench', 'score.mjs')).href);
+const MARGIN_CAP = 6;
+
+/** Known directions: +1 the term can only speak for a candidate, -1 only against; others are free. */
+const SIGN = {
+  total: {
+    'label-strength': 1, 'keyword-strong': 1, 'keyword-weak': -1, 'label-fuzzy': -1, 'label-line-above': -1, 'label-not-money-like': -1, 'label-10x-largest': -1, 'label-whole-currency-small': -1,
+    'label-not-line-end': -1, 'ocr-repaired': -1, 'keyword-ocr-variant': -1, 'final-label': 1, repeated: 1, largest: 1, 'above-largest': -1, 'paid-equal': 1,
+    'labelled-other-role': -1, 'labelled-other-role:paid': -1, 'unlabelled-unsupported': -1, 'derived-only': -1, 'superseded-by-final': -1, 'after-rounding': 1,
+    'rounded-is-paid': 1, 'before-rounding': -1, 'before-rounding:paid': -1, 'small-for-total': -1, 'below-subtotal': -1, 'low-ocr': -1, 'mid-ocr': -1,
+  },
+  currency: {
+    'rule-choice': 1, 'country-currency': 1, 'country-confidence': 1, 'code-printed': 1, 'symbol-printed': 1, 'most-printed': 1, 'language-currency': 1,
+    'dollar-of-country': 1, 'other-code-printed': -1, 'other-symbol-printed': -1, 'runner-up-gap': -1,
+  },
+};
+const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') ? 1 : 0);
+
+/** Is a candidate value right for this label? */
+const RIGHT = {
+  total: (v, gold) => typeof gold.totalAmount === 'number' && Math.abs(Number(v) - gold.totalAmount) < 0.005,
+  currency: (v, gold) => typeof gold.currency === 'string' && String(v).toUpperCase() === gold.currency.toUpperCase(),
+};
+
+// ---------------------------------------------------------------- collect
+async function collect() {
+  const dist = process.env.RK_DIST ?? path.join(repo, 'dist', 'index.js');
+  process.env.RK_DIST = dist;
+  const { createEngine } = await import(pathToFileURL(path.join(repo, 'bench', 'replay-engine.mjs')).href);
+  const { candidateTaps } = await import(pathToFileURL(path.join(path.dirname(dist), 'resolve', 'model.js')).href);
+  let groups = [];
+  candidateTaps.push((field, cands) => { if (RIGHT[field]) groups.push({ field, cands: cands.map((c) => ({ v: c.value, f: c.features, s: c.score })) }); });
+  const engine = await createEngine({ pageBudgetMs: 0 });
+  const only = (opt('dataset', '') || '').split(',').filter(Boolean);
+  const sets = fs.readdirSync(corpus).filter((d) => fs.existsSync(path.join(corpus, d, 'labels')) && (!only.length || only.includes(d))).sort();
+  const resultsDir = opt('results', '');
+  if (resultsDir) fs.mkdirSync(resultsDir, { recursive: true });
+  fs.mkdirSync(path.dirname(dataFile), { recursive: true });
+  const lines = [];
+  for (const ds of sets) {
+    const files = fs.readdirSync(path.join(corpus, ds, 'images')).sort().slice(0, Number(opt('limit', '100000')));
+    const res = [];
+    for (const f of files) {
+      const id = f.replace(/\.[^.]+$/, '');
+      const lp = path.join(corpus, ds, 'labels', `${id}.json`);
+      if (!fs.existsSync(lp)) continue;
+      const gold = JSON.parse(fs.readFileSync(lp, 'utf8'));
+      groups = [];
+      let r;
+      try { r = await engine.extract(path.join(corpus, ds, 'images', f), { verbose: true, extractLineItems: true, refresh: true, incognito: true }); } catch (e) { r = { error: String(e?.code ?? e) }; }
+      const pick = (x) => (x && x.data !== undefined ? [x.data, x.confidenceLevel ?? 0] : null);
+      lines.push(JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, currency: gold.currency ?? null }, final: { total: pick(r.totalAmount), currency: pick(r.currencyCode) }, groups }));
+      if (resultsDir) res.push(JSON.stringify({ file: path.join(corpus, ds, 'images', f), result: { totalAmount: r.totalAmount ? { data: r.totalAmount.data } : undefined, text: { text: r.text?.text ?? '' }, targetRotation: r.targetRotation, warnings: r.warnings } }));
+      process.stderr.write(`\r${ds} ${res.length || lines.length} ${id}        `);
+    }
+    if (resultsDir) fs.writeFileSync(path.join(resultsDir, `${ds}.jsonl`), `${res.join('\n')}\n`);
+  }
+  await engine.close?.();
+  fs.writeFileSync(dataFile, `${lines.join('\n')}\n`);
+  process.stderr.write(`\ncollected ${lines.length} files into ${path.relative(process.cwd(), dataFile)}\n`);
+}
+
+// ---------------------------------------------------------------- logistic regression
+function solve(A, b) {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    [M[c], M[p]] = [M[p], M[c]];
+    if (Math.abs(M[c][c]) < 1e-12) continue;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / M[c][c];
+      if (f) for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((row, i) => (Math.abs(row[i]) < 1e-12 ? 0 : row[n] / row[i]));
+}
+
+/** Newton's method, L2 `lam` on every weight but the bias (index 0); `fixed` indices held at 0. rows: { x: number[] (x[0] = 1), y, w }. */
+function fitFree(rows, P, lam, fixed) {
+  const active = [...Array(P).keys()].filter((k) => !fixed.has(k));
+  const beta = new Float64Array(P);
+  for (let iter = 0; iter < 60; iter++) {
+    const g = new Float64Array(P);
+    const H = Array.from({ length: P }, () => new Float64Array(P));
+    for (const r of rows) {
+      let z = 0;
+      for (let k = 0; k < P; k++) if (r.x[k]) z += beta[k] * r.x[k];
+      const p = 1 / (1 + Math.exp(-z));
+      const e = r.w * (p - r.y), h = r.w * p * (1 - p);
+      for (let k = 0; k < P; k++) {
+        if (!r.x[k]) continue;
+        g[k] += e * r.x[k];
+        for (let l = 0; l < P; l++) if (r.x[l]) H[k][l] += h * r.x[k] * r.x[l];
+      }
+    }
+    for (let k = 1; k < P; k++) { g[k] += lam * beta[k]; H[k][k] += lam; }
+    H[0][0] += 1e-6;
+    const sub = solve(active.map((k) => active.map((l) => H[k][l])), active.map((k) => g[k]));
+    let change = 0;
+    active.forEach((k, i) => { beta[k] -= sub[i]; change = Math.max(change, Math.abs(sub[i])); });
+    if (change < 1e-7) break;
+  }
+  return beta;
+}
+
+/** With sign constraints: the worst wrong-signed weight is held at 0 and the rest refitted, until none is left. */
+function fitSigned(rows, names, signs, lam) {
+  const P = names.length + 1;
+  const fixed = new Set();
+  for (;;) {
+    const beta = fitFree(rows, P, lam, fixed);
+    const bad = names.map((n, k) => [k + 1, beta[k + 1] * (signs[k] || 0)]).filter(([k, s]) => !fixed.has(k) && s < -1e-9).sort((a, b) => a[1] - b[1]);
+    if (!bad.length) return { beta, held: [...fixed].map((k) => names[k - 1]) };
+    fixed.add(bad[0][0]);
+  }
+}
+
+// ---------------------------------------------------------------- fit one field
+const sigmoid = (z) => 1 / (1 + Math.exp(-z));
+
+function groupsOf(records, field) {
+  const gs = [];
+  for (const r of records) {
+    for (const g of r.groups) {
+      if (g.field !== field || !g.cands.length) continue;
+      if (field === 'total' && typeof r.gold.totalAmount !== 'number') continue;
+      if (field === 'currency' && typeof r.gold.currency !== 'string') continue;
+      gs.push({ file: `${r.ds}/${r.id}`, ds: r.ds, cands: g.cands.map((c) => ({ ...c, y: RIGHT[field](c.v, r.gold) ? 1 : 0 })) });
+    }
+  }
+  return gs;
+}
+
+function rowsOf(groups, names) {
+  const idx = new Map(names.map((n, k) => [n, k + 1]));
+  const rows = [];
+  for (const g of groups) {
+    // a file read several times (readers, passes) weighs as one file
+    const w = 1 / (g.weightDiv ?? 1);
+    for (const c of g.cands) {
+      const x = new Float64Array(names.length + 1);
+      x[0] = 1;
+      for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v;
+      rows.push({ x, y: c.y, w });
+    }
+  }
+  return rows;
+}
+
+const z = (beta, names, f) => { let s = beta[0]; names.forEach((n, k) => { if (f[n]) s += beta[k + 1] * f[n]; }); return s; };
+
+/** The top candidate of a group by log-odds (ties: the larger value, as the resolver breaks them). */
+function topOf(g, score) {
+  const ranked = g.cands.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || (typeof b.c.v === 'number' ? b.c.v - a.c.v : 0));
+  const top = ranked[0];
+  const rival = ranked.find((r) => String(r.c.v) !== String(top.c.v) && r !== top);
+  return { top: top.c, zt: top.s, zr: rival?.s };
+}
+
+function reliability(pairs) {
+  const bins = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  return bins.map(([lo, hi]) => {
+    const xs = pairs.filter((p) => p.conf >= lo && p.conf < hi);
+    return { group: `${lo}-${Math.min(1, hi)}`, n: xs.length, meanConfidence: xs.length ? +(xs.reduce((s, p) => s + p.conf, 0) / xs.length).toFixed(3) : null, right: xs.length ? +(xs.filter((p) => p.y).length / xs.length).toFixed(3) : null };
+  });
+}
+
+function fitField(field, records) {
+  const tune = records.filter((r) => r.half === 'tune');
+  const groups = groupsOf(tune, field);
+  // a file read several times (readers, passes) has several groups: each file weighs one in total
+  const perFile = new Map();
+  for (const g of groups) perFile.set(g.file, (perFile.get(g.file) ?? 0) + 1);
+  for (const g of groups) g.weightDiv = perFile.get(g.file);
+  const names = [...new Set(groups.flatMap((g) => g.cands.flatMap((c) => Object.keys(c.f))))].sort();
+  const signs = names.map((n) => signOf(field, n));
+  const files = [...perFile.keys()].sort();
+  const foldOf = new Map(files.map((f, i) => [f, i % K]));
+  // cross-validation: out-of-fold log-odds of every group's top candidate
+  const oof = [];
+  for (let k = 0; k < K; k++) {
+    const train = groups.filter((g) => foldOf.get(g.file) !== k);
+    const test = groups.filter((g) => foldOf.get(g.file) === k);
+    const { beta } = fitSigned(rowsOf(train, names), names, signs, lambda);
+    for (const g of test) {
+      const t = topOf(g, (c) => z(beta, names, c.f));
+      const legacy = g.cands.some((c) => typeof c.s === 'number') ? topOf(g, (c) => c.s ?? -Infinity).top : undefined;
+      oof.push({ g, zt: t.zt, zr: t.zr, y: t.top.y, reachable: g.cands.some((c) => c.y), legacyY: legacy?.y });
+    }
+  }
+  // Platt scaling on [log-odds, margin] of the out-of-fold tops
+  const calRows = oof.map((o) => ({ x: [1, o.zt, Math.min(MARGIN_CAP, o.zr === undefined ? MARGIN_CAP : o.zt - o.zr)], y: o.y, w: 1 / o.g.weightDiv }));
+  const cb = fitFree(calRows, 3, 1e-3, new Set());
+  const calibration = { a: +cb[1].toFixed(4), b: +cb[2].toFixed(4), c: +cb[0].toFixed(4), marginCap: MARGIN_CAP };
+  const confOf = (o) => sigmoid(calibration.a * o.zt + calibration.b * Math.min(MARGIN_CAP, o.zr === undefined ? MARGIN_CAP : o.zt - o.zr) + calibration.c);
+  const pairs = oof.map((o) => ({ conf: confOf(o), y: o.y, w: 1 / o.g.weightDiv }));
+  const wsum = (xs, f) => xs.reduce((s, o) => s + f(o) / o.g.weightDiv, 0);
+  const n = wsum(oof, () => 1);
+  const cv = {
+    folds: K, files: files.length, groups: groups.length,
+    top1: +(wsum(oof, (o) => o.y) / n).toFixed(4),
+    top1HandSet: oof.some((o) => o.legacyY !== undefined) ? +(wsum(oof.filter((o) => o.legacyY !== undefined), (o) => o.legacyY) / wsum(oof.filter((o) => o.legacyY !== undefined), () => 1)).toFixed(4) : null,
+    rightValueAmongCandidates: +(wsum(oof, (o) => (o.reachable ? 1 : 0)) / n).toFixed(4),
+    logLoss: +(pairs.reduce((s, p) => s - p.w * Math.log(Math.max(1e-9, p.y ? p.conf : 1 - p.conf)), 0) / n).toFixed(4),
+    hiConfPrecision: (() => { const h = pairs.filter((p) => p.conf >= 0.9); const hw = h.reduce((s, p) => s + p.w, 0); return hw ? +(h.reduce((s, p) => s + p.w * p.y, 0) / hw).toFixed(4) : null; })(),
+    reliability: reliability(pairs),
+  };
+  const { beta, held } = fitSigned(rowsOf(groups, names), names, signs, lambda);
+  const weights = Object.fromEntries(names.map((nm, k) => [nm, +beta[k + 1].toFixed(4)]));
+  return { model: { bias: +beta[0].toFixed(4), weights, calibration }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };
+}
+
+// ---------------------------------------------------------------- main
+if (has('collect')) await collect();
+const records = fs.readFileSync(dataFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const fields = (opt('fields', 'total,currency')).split(',');
+const model = { version: 1, fields: {}, fitted: { script: 'scripts/fit-fields.mjs', date: new Date().toISOString(), lambda, data: {}, crossValidated: {}, heldAtZero: {} } };
+for (const ds of [...new Set(records.map((r) => r.ds))].sort()) {
+  const rs = records.filter((r) => r.ds === ds);
+  model.fitted.data[ds] = { files: rs.length, tune: rs.filter((r) => r.half === 'tune').length };
+}
+for (const field of fields) {
+  const r = fitField(field, records);
+  model.fields[field] = r.model;
+  model.fitted.crossValidated[field] = r.cv;
+  model.fitted.heldAtZero[field] = r.unused;
+  const top = Object.entries(r.model.weights).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 10);
+  console.log(`\n== ${field}: ${r.cv.files} tune files, ${r.cv.groups} candidate lists`);
+  console.log(`CV top-1 ${r.cv.top1} (hand-set ${r.cv.top1HandSet}), right value among candidates ${r.cv.rightValueAmongCandidates}, log-loss ${r.cv.logLoss}, precision at >= 0.9 ${r.cv.hiConfPrecision}`);
+  console.log('reliability (out-of-fold):', r.cv.reliability.map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
+  console.log('largest weights:', top.map(([k, v]) => `${k} ${v}`).join(', '));
+  console.log('weight 0 (held by its sign or unused):', r.unused.join(', ') || '-');
+  console.log('calibration:', JSON.stringify(r.model.calibration), 'bias', r.model.bias);
+}
+if (!has('dry-run')) {
+  // fields not refitted keep their model
+  const prev = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
+  if (prev?.fields) for (const [k, v] of Object.entries(prev.fields)) if (!model.fields[k]) model.fields[k] = v;
+  fs.writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
+  console.log(`written ${path.relative(process.cwd(), out)}`);
+}
