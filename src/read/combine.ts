@@ -84,6 +84,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
   if (opts.fields) return out; // only the fields asked for
+  out = currencyFromSecond(doc, out, secondDoc, second, tag);
   out = combineNames(doc, out, secondDoc, second, tag);
   // items: the second reading's when they add up and the first's do not, or add up only within the
   // check's tolerance where the second's add up closer (a digit misread by one cent)
@@ -171,6 +172,18 @@ function nameConfidence(doc: Document, part: ItemPart<string>): number {
 /** How far the items' sum is from what it was checked against (Infinity when it does not match). */
 function sumGap(c: ItemsCheck | undefined): number {
   return c?.matches && c.expected !== undefined ? Math.abs(c.itemsSum - c.expected) : Infinity;
+}
+
+/**
+ * The document's currency from the second reading when the first read none (no currency or country cue
+ * in its text), at the second reading's confidence; a currency the first reading has stays.
+ */
+function currencyFromSecond(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag: string): FieldResults {
+  const b = second.currencyCode;
+  if (fields.currencyCode || !b) return fields;
+  const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
+  const code = lineIndex >= 0 ? { ...b, lineIndex } : { ...b, lineIndex: 0, text: doc.lines[0]?.text ?? '', boxes: [] };
+  return { ...fields, currencyCode: code, evidence: { ...fields.evidence, currencyCode: [`${tag}-only`] } };
 }
 
 /** The first document's line overlapping line `i` of the second reading most (-1 when none). */

@@ -79,3 +79,24 @@ describe('the merchant\'s name weighed between two readings', () => {
     expect(out.evidence?.merchantName).toContain('second-reader-only');
   });
 });
+
+describe('the currency weighed between two readings', () => {
+  it('a currency only the second reading found is taken (mapped to the first reading\'s line); one the first found stays', () => {
+    const plain = ['KEDAI MAKAN', 'SUBTOTAL 79.50', 'TOTAL 86.26'];
+    const a = read(plain);
+    const b = read(['KEDAI MAKAN', 'SUBTOTAL RM 79.50', 'TOTAL RM 86.26']);
+    expect(a.fields.currencyCode).toBeUndefined();
+    expect(b.fields.currencyCode?.value).toBe('MYR');
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.currencyCode?.value).toBe('MYR');
+    expect(out.currencyCode?.confidence).toBe(b.fields.currencyCode!.confidence);
+    expect(a.doc.lines[out.currencyCode!.lineIndex]).toBeDefined();
+    expect(out.evidence?.currencyCode).toEqual(['second-reader-only']);
+    // the first reading's own currency is never replaced
+    const euro = read(['KEDAI MAKAN', 'SUBTOTAL EUR 79.50', 'TOTAL EUR 86.26']);
+    expect(euro.fields.currencyCode?.value).toBe('EUR');
+    expect(combineReadings(euro.doc, euro.fields, b.doc, b.fields).currencyCode?.value).toBe('EUR');
+    // and neither reading with one leaves none
+    expect(combineReadings(a.doc, a.fields, read(plain).doc, read(plain).fields).currencyCode).toBeUndefined();
+  });
+});
