@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Fits the field models (src/resolve/model.ts) and writes models/fields.json. Re-run after anything that
+ * Fits the field models and writes models/fields.json (not read by the library yet: the resolver still
+ * ranks by its hand-set scores; issue 34). Re-run after anything that
  * changes the readings (OCR, orientation, scaling) or the features:
  *
  *   npm run build && RK_OCR_CACHE=.bench-tmp/ocr-cache node scripts/fit-fields.mjs --collect   # then fits
@@ -19,7 +20,7 @@
  * Fit: per field, a logistic regression of "this candidate is right" on its features (Newton's method,
  * L2 penalty --lambda, sign constraints where a term's direction is known: a weight fitted with the
  * wrong sign is held at 0 and the rest refitted), on the TUNE half only (bench/score.mjs halfOf).
- * The resolver ranks by its log-odds. Calibration (Platt): a logistic regression of "the top candidate
+ * A resolver using the model would rank by its log-odds. Calibration (Platt): a logistic regression of "the top candidate
  * is right" on the top's log-odds and its margin over the first rival, fitted on out-of-fold log-odds
  * (K folds of tune files), so the confidence is the share of such choices that were right. Reported:
  * cross-validated top-1 accuracy (model vs the hand-set scores on the same groups), log-loss, and a

@@ -82,7 +82,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const ids = findIds(doc);
   const payment = findPayment(doc);
 
-  tapCandidates('currency', currencyCandidates(locale));
+  tapCandidates('currency', () => currencyCandidates(locale));
   const amounts = moneyFacts.candidates.filter((c) => c.amount.moneyLike).map((c) => c.amount);
   const docCurrency = documentCurrency(amounts, currency);
   const out: FieldResults = {

@@ -14,6 +14,7 @@
  * corpus receipts it was right 14/48 times on the phone photos and 37/48 on the scans, at 150-260 ms.
  */
 import type { GrayImage } from './preprocess.js';
+import type { TextLineShape } from './reader.js';
 
 /** Long side of the copy the direction is measured on. */
 export const AXIS_ANALYSIS_LONG_SIDE = 1000;
@@ -167,8 +168,6 @@ export function readingQuality(words: ReadonlyArray<{ text: string; confidence: 
   return { confidence: weight ? sum / weight : 0, words: n };
 }
 
-/** A text line a detector found (ocr/reader.ts TextLineShape): its horizontal and vertical extent. */
-export interface LineShape { width: number; height: number; score: number }
 
 /** The text direction the detector's lines show (textAxis). */
 export interface TextAxis {
@@ -210,7 +209,7 @@ export function textIsVertical(direction: Pick<TextDirection, 'vertical'>, axis?
  * a background's pattern, which gives blobs, rarely votes): a line much wider than tall votes
  * horizontal, one much taller than wide vertical, each with its length.
  */
-export function textAxis(lines: readonly LineShape[]): TextAxis {
+export function textAxis(lines: readonly TextLineShape[]): TextAxis {
   let horizontal = 0, vertical = 0, n = 0;
   for (const l of lines) {
     const long = Math.max(l.width, l.height), short = Math.min(l.width, l.height);

@@ -1,9 +1,9 @@
 /**
- * The document's currency (ISO 4217): every currency the page or its country suggests is a candidate,
- * described by named features (printed as a code or word, as a bare symbol, the country's own and how
- * sure the country is, the keyword language's, the locale's rule); the fitted model (models/fields.json,
- * field `currency`) ranks them and its calibrated probability is the confidence. Where nothing on the
- * page settles it (a country guessed from weak cues, a lone symbol) that probability stays low.
+ * The document's currency (ISO 4217) as candidates for fitting (issue 34): every currency the page or
+ * its country suggests, described by named features (printed as a code or word, as a bare symbol, the
+ * country's own and how sure the country is, the keyword language's, the locale's rule). They are listed
+ * to scripts/fit-fields.mjs through candidateTaps; the currency itself is still the locale's rule
+ * (locale/index.ts) until a fitted model is adopted.
  */
 import type { Locale } from '../locale/index.js';
 import { DOLLARS } from '../locale/index.js';

@@ -21,7 +21,6 @@ import { ReceiptKitError } from '../errors.js';
 
 /** A value SQLite binds or returns. */
 export type SqlValue = null | number | bigint | string | Uint8Array;
-export type SqlParams = SqlValue[] | [Record<string, SqlValue>, ...SqlValue[]];
 export type SqlRow = Record<string, SqlValue>;
 
 /** The calls of `node:sqlite`'s `StatementSync` the store uses. */

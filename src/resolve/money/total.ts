@@ -286,7 +286,7 @@ export function decidingTerm(vc: ValueCandidate): string {
 /** The best-scored value, with its confidence from its terms and its margin over the first rival of another value. */
 export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS): ChosenAmount | undefined {
   for (const vc of ctx.values.values()) scoreValue(vc, ctx, terms);
-  tapCandidates('total', [...ctx.values.values()].filter((vc) => vc.value > 0).map((vc) => ({ value: vc.value, features: vc.features ?? {}, score: vc.score })));
+  tapCandidates('total', () => [...ctx.values.values()].filter((vc) => vc.value > 0).map((vc) => ({ value: vc.value, features: vc.features ?? {}, score: vc.score })));
   const ranked = [...ctx.values.values()].filter((vc) => vc.value > 0).sort((a, b) => b.score - a.score || b.value - a.value);
   const top = ranked[0];
   if (!top || !(top.score > -1.5 || top.printed.length)) return undefined;
