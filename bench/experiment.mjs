@@ -56,3 +56,31 @@ export function cliErrors(prefix) {
   };
   return { fail, int, value };
 }
+
+/** The ways a labelled total may be printed (2 decimals, grouped thousands, whole), spaces removed. */
+export function totalForms(v) {
+  const two = v.toFixed(2);
+  const grouped = v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return [...new Set([two, grouped, Number.isInteger(v) ? String(v) : two, grouped.replace(/\.00$/, '')])].map((t) => t.replace(/\s+/g, ''));
+}
+
+/** The digit runs a labelled date (YYYY-MM-DD) may be printed as, in the usual orders. */
+export function dateForms(iso) {
+  const [y, m, d] = iso.split('-');
+  const yy = y.slice(2);
+  return [d + m + yy, d + m + y, y + m + d, m + d + yy, m + d + y, yy + m + d];
+}
+
+/**
+ * Whether a reading's lines contain the expected total (as a number of its own) and date (as digits);
+ * undefined for a field with no expected forms.
+ */
+export function foundInReading(lines, ex) {
+  const compact = lines.map((l) => l.replace(/\s+/g, ''));
+  const digits = lines.map((l) => l.replace(/\D+/g, ''));
+  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    total: ex.totals.length ? ex.totals.some((t) => compact.some((c) => new RegExp(`(^|[^0-9])${esc(t)}($|[^0-9])`).test(c))) : undefined,
+    date: ex.dates.length ? ex.dates.some((d) => digits.some((c) => c.includes(d))) : undefined,
+  };
+}

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { corpusDir, parseFlags, spreadSample } from './experiment.mjs';
+import { corpusDir, dateForms, foundInReading, parseFlags, spreadSample, totalForms } from './experiment.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
@@ -49,31 +49,13 @@ function expectations(item) {
   if (label.totalAmount !== undefined) {
     if (item.ds === 'sroie' && raw.total) totals = [String(raw.total)];
     else if (item.ds === 'indo_receipts_phone' && raw.tokensByLabel?.Total_value) totals = [raw.tokensByLabel.Total_value.join('').replace(/^Rp\.?/i, '')];
-    else {
-      const v = label.totalAmount;
-      const two = v.toFixed(2);
-      const grouped = v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-      totals = [...new Set([two, grouped, Number.isInteger(v) ? String(v) : two, grouped.replace(/\.00$/, '')])];
-    }
+    else totals = totalForms(label.totalAmount);
     totals = totals.map((t) => t.replace(/\s+/g, ''));
   }
   let dates = [];
   const printedDate = item.ds === 'sroie' ? raw.date : item.ds === 'indo_receipts_phone' ? raw.tokensByLabel?.Date_value?.join(' ') : raw.date;
-  if (label.date && !(printedDate && /[a-z]/i.test(printedDate))) {
-    const [y, m, d] = label.date.split('-');
-    const yy = y.slice(2);
-    dates = [d + m + yy, d + m + y, y + m + d, m + d + yy, m + d + y, yy + m + d];
-  }
+  if (label.date && !(printedDate && /[a-z]/i.test(printedDate))) dates = dateForms(label.date);
   return { totals, dates };
-}
-
-function found(lines, ex) {
-  const compact = lines.map((l) => l.replace(/\s+/g, ''));
-  const digits = lines.map((l) => l.replace(/\D+/g, ''));
-  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const total = ex.totals.length ? ex.totals.some((t) => compact.some((c) => new RegExp(`(^|[^0-9])${esc(t)}($|[^0-9])`).test(c))) : undefined;
-  const date = ex.dates.length ? ex.dates.some((d) => digits.some((c) => c.includes(d))) : undefined;
-  return { total, date };
 }
 
 async function prepare(file, cfg) {
@@ -140,7 +122,7 @@ for (const it of items) {
     for (const b of r.data.blocks ?? []) for (const p of b.paragraphs) for (const l of p.lines) {
       lines.push(l.words.map((w) => w.text.trim()).filter(Boolean).join(' '));
     }
-    results.push({ cfg: cfg.name, ds: it.ds, id: it.id, ocrMs, prepMs: prep.ms, scale: prep.scale, ...found(lines, exp.get(it.file)) });
+    results.push({ cfg: cfg.name, ds: it.ds, id: it.id, ocrMs, prepMs: prep.ms, scale: prep.scale, ...foundInReading(lines, exp.get(it.file)) });
   }
   process.stderr.write('.');
 }

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { BENCH_DIR, corpusDir, parseFlags } from './experiment.mjs';
+import { BENCH_DIR, corpusDir, dateForms, foundInReading, parseFlags, totalForms } from './experiment.mjs';
 
 const flags = parseFlags();
 const corpus = corpusDir(flags);
@@ -29,28 +29,7 @@ const pad = (flags.paddle ?? 'off,14,20').split(',');
 
 function expectations(ds, id) {
   const label = JSON.parse(fs.readFileSync(path.join(corpus, ds, 'labels', `${id}.json`), 'utf8'));
-  let totals = [];
-  if (label.totalAmount !== undefined) {
-    const v = label.totalAmount, two = v.toFixed(2);
-    const grouped = v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    totals = [...new Set([two, grouped, Number.isInteger(v) ? String(v) : two, grouped.replace(/\.00$/, '')])].map((t) => t.replace(/\s+/g, ''));
-  }
-  let dates = [];
-  if (label.date) {
-    const [y, m, d] = label.date.split('-');
-    const yy = y.slice(2);
-    dates = [d + m + yy, d + m + y, y + m + d, m + d + yy, m + d + y, yy + m + d];
-  }
-  return { totals, dates };
-}
-function found(lines, ex) {
-  const compact = lines.map((l) => l.replace(/\s+/g, ''));
-  const digits = lines.map((l) => l.replace(/\D+/g, ''));
-  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return {
-    total: ex.totals.length ? ex.totals.some((t) => compact.some((c) => new RegExp(`(^|[^0-9])${esc(t)}($|[^0-9])`).test(c))) : undefined,
-    date: ex.dates.length ? ex.dates.some((d) => digits.some((c) => c.includes(d))) : undefined,
-  };
+  return { totals: label.totalAmount !== undefined ? totalForms(label.totalAmount) : [], dates: label.date ? dateForms(label.date) : [] };
 }
 /** Words into lines by their vertical centres (PaddleOCR's words come ungrouped). */
 function linesOf(words) {
@@ -87,7 +66,7 @@ for (const ds of datasets) {
       const t0 = performance.now();
       const { lines } = await pool.readPage(work, {});
       const ms = performance.now() - t0;
-      const r = found(lines.map((l) => l.map((w) => w.text).join(' ')), ex);
+      const r = foundInReading(lines.map((l) => l.map((w) => w.text).join(' ')), ex);
       add(`tesseract@${t}`, r, ms); row[`t${t}`] = `${r.total ? 'T' : '-'}${r.date ? 'D' : '-'}`;
     }
     for (const t of pad) {
@@ -96,7 +75,7 @@ for (const ds of datasets) {
       const t0 = performance.now();
       const words = await paddle.read(work);
       const ms = performance.now() - t0;
-      const r = found(linesOf(words), ex);
+      const r = foundInReading(linesOf(words), ex);
       add(`paddle@${t}`, r, ms); row[`p${t}`] = `${r.total ? 'T' : '-'}${r.date ? 'D' : '-'}`;
     }
     perPage.push(row);
