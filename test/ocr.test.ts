@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { OcrPool, defaultPoolSize, withNewThread } from '../src/ocr/pool.js';
+import { OcrPool, defaultPoolSize, shareOut, withNewThread } from '../src/ocr/pool.js';
 import type { OcrResult } from '../src/read/whole-page.js';
 import { readWholePage, rereadLines } from '../src/read/whole-page.js';
 import { resolveLanguages, toTesseractCode, findLanguageData, availableLanguages, countryLanguage } from '../src/ocr/languages.js';
@@ -277,6 +277,30 @@ describe('OcrPool', () => {
     // a line too small to read again gives nothing
     expect(await rereadLines(pool, await rasterPage(png), 0, [{ x0: 10, y0: 10, x1: 50, y1: 12 }], [48])).toEqual([[]]);
     expect(pool.pending).toBe(0);
+  });
+
+  it('reads lines again on two workers at once, with the same words in the same order as on one', async () => {
+    const page = await rasterPage(png);
+    const r = await readWholePage(pool, page, { detectOrientation: false });
+    const boxes = r.page.lines.map((l) => l.box);
+    expect(boxes.length).toBeGreaterThanOrEqual(5);
+    const one = await rereadLines(pool, page, 0, boxes, [36, 48]);
+    const two = new OcrPool({ size: 2 });
+    try {
+      const both = await rereadLines(two, page, 0, boxes, [36, 48]);
+      expect(two.workersCreated).toBe(2); // the lines were shared out
+      expect(both).toEqual(one);
+      expect(both.map((reads) => reads[1]!.map((w) => w.text).join(' '))).toEqual(r.page.lines.map((l) => l.text));
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('shares regions out in contiguous runs, in order', () => {
+    expect(shareOut([1, 2, 3, 4, 5], 2)).toEqual([[1, 2, 3], [4, 5]]);
+    expect(shareOut([1, 2, 3], 4)).toEqual([[1], [2], [3]]);
+    expect(shareOut([], 2)).toEqual([[]]);
+    expect(shareOut([1, 2], 1)).toEqual([[1, 2]]);
   });
 
   for (const turn of [90, 180] as const) {

@@ -262,18 +262,22 @@ async function readAlternates(t: Thorough, image: RasterPage): Promise<void> {
     ...(local && !ctx.languages.includes(local) ? [{ languages: [local], enhance: true, tag: `local-reading:${local}`, confirms: false }] : []),
     { languages: ctx.languages, enhance: false, tag: 'plain-reading', confirms: true },
   ];
+  // admitted in order while the budget allows, read at once (one worker each when the pool has several),
+  // weighed in order: the same answer as one after the other
+  const admitted: Array<{ alt: typeof readings[number]; again: Promise<Reread | undefined> }> = [];
   for (const alt of readings) {
     if (t.signal.aborted) break;
     // the page's own-language reading is this very reading (same language, enhanced): not made twice
     const made = t.ownReading && alt.enhance && alt.languages.length === 1 && alt.languages[0] === t.own ? t.ownReading : undefined;
     if (!made && !t.budget.allows(alt.tag, 'whole')) break;
-    try {
-      const again = made ?? await readAgain(t, image, { languages: alt.languages, enhance: alt.enhance });
-      t.fields = preferAlternate(t.document, t.fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
-    } catch (e) {
-      if (t.signal.aborted) throw e; // a failed alternate reading leaves the first
-    }
+    const again = made ? Promise.resolve(made) : readAgain(t, image, { languages: alt.languages, enhance: alt.enhance });
+    admitted.push({ alt, again: again.catch((e: unknown) => { if (t.signal.aborted) throw e; return undefined; }) }); // a failed alternate reading leaves the first
   }
+  const agains = await Promise.all(admitted.map((a) => a.again));
+  admitted.forEach(({ alt }, i) => {
+    const again = agains[i];
+    if (again) t.fields = preferAlternate(t.document, t.fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
+  });
 }
 
 /** Reads lines again from the image at several heights (the second looks of fields/second-look.ts), within the budget. */
@@ -306,16 +310,11 @@ function lineReader(t: Thorough) {
 async function confirmingPasses(t: Thorough, image: RasterPage): Promise<void> {
   const confirmPasses = Math.min(t.ctx.confirmPasses ?? CONFIRM_SCALES.length, CONFIRM_SCALES.length);
   if (confirmPasses <= 0 || !needsConfirmation(t.fields) || !t.budget.allows('pass-readings', 'whole', false, confirmPasses)) return;
-  const passes: Reread[] = [];
-  for (const side of CONFIRM_SCALES.slice(0, confirmPasses)) {
-    if (t.signal.aborted) break;
-    try {
-      passes.push(await readAgain(t, image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } }));
-    } catch (e) {
-      if (t.signal.aborted) throw e;
-      break; // a failed pass confirms nothing
-    }
-  }
+  // read at once (one worker each when the pool has several); a failed pass confirms nothing
+  const read = await Promise.all(CONFIRM_SCALES.slice(0, confirmPasses).map((side) =>
+    readAgain(t, image, { scaling: { maxLongSide: side, minLongSide: side, maxUpscale: 2 } })
+      .catch((e: unknown) => { if (t.signal.aborted) throw e; return undefined; })));
+  const passes = read.filter((p): p is Reread => p !== undefined);
   if (passes.length !== confirmPasses) return;
   const first = t.fields.totalAmount;
   passes.forEach((p, i) => { t.fields = preferAlternate(t.document, t.fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
