@@ -141,7 +141,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
         ...(t ? { time: { h: t.h, m: t.m, s: t.s } } : {}),
         ...(weekday ? { weekday } : {}),
         ocrConfidence: confidenceForSpan(line, d.start, d.end),
-        repaired: p.repairs.some((r) => r.start < d.end && r.end > d.start),
+        repaired: !!d.slip || p.repairs.some((r) => r.start < d.end && r.end > d.start),
         ...(d.rank !== undefined ? { guess: d.rank } : {}),
       });
     }

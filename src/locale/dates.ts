@@ -2,7 +2,7 @@
  * Date conventions and parsing primitives: numeric dates in either order, month and weekday names in
  * several languages, compact `yyyymmdd` / `ddmmyyyy`, two-digit years, printed times.
  */
-import { MONTHS, MONTH_PATTERN, WEEKDAYS } from './lexicon.js';
+import { MONTHS, MONTH_PATTERN, OCR_MONTH_SLIPS, WEEKDAYS } from './lexicon.js';
 
 export interface DateParts { y: number; m: number; d: number }
 
@@ -21,7 +21,11 @@ export interface ParsedDate extends DateParts {
   orders?: 'dm' | 'md' | 'both';
   /** A one-digit first part before a zero-padded second ("6.06.22"): often a digit lost at the edge. */
   unpadded?: boolean;
+  /** The month name was read through an OCR slip (lexicon OCR_MONTH_SLIPS: "0ec" for Dec). */
+  slip?: boolean;
 }
+
+const slipOf = (month: string) => (OCR_MONTH_SLIPS[month.toLowerCase()] !== undefined ? { slip: true } : {});
 
 export function validDate(y: number, m: number, d: number): boolean {
   if (!Number.isInteger(y) || m < 1 || m > 12 || d < 1 || d > 31) return false;
@@ -65,7 +69,7 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
     const month = MONTHS[m[2]!.toLowerCase()];
     const y = year4(Number(m[3]), m[3]!.length);
     const d = Number(m[1]);
-    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: m[3]!.length === 2, start: m.index, end: m.index + m[0].length });
+    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: m[3]!.length === 2, start: m.index, end: m.index + m[0].length, ...slipOf(m[2]!) });
   }
   MONTH_NAME_DAY.lastIndex = 0;
   while ((m = MONTH_NAME_DAY.exec(text))) {
@@ -74,7 +78,7 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
     const yRaw = m[3]!.replace(/['’‘′´`]/, '');
     const y = year4(Number(yRaw), yRaw.length);
     const d = Number(m[2]);
-    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: yRaw.length === 2, start: m.index, end: m.index + m[0].length });
+    if (month && validDate(y, month, d)) found.push({ y, m: month, d, ambiguous: false, form: 'month-name', shortYear: yRaw.length === 2, start: m.index, end: m.index + m[0].length, ...slipOf(m[1]!) });
   }
   NUMERIC.lastIndex = 0;
   while ((m = NUMERIC.exec(text))) {
@@ -82,8 +86,8 @@ export function parseDates(text: string, dayFirst: boolean, maxYear: number): Pa
     const [, a, s1, b, s2, c] = m;
     // mixed separators are an OCR accident at most once ("25/12-2018"); "1.5-2" is not a date
     if (s1 !== s2 && !(a!.length <= 2 && c!.length === 4)) continue;
-    // "09.20.00" after TIME is a clock reading, not a date
-    if (c!.length === 2 && (c === '00' || /(?:TIME|TIEMPO|HEURE|ZEIT|UHR|JAM|WAKTU|PUKUL)\s*[:.]?\s*$/i.test(text.slice(Math.max(0, m.index - 12), m.index)))) continue;
+    // "09.20.00" after TIME is a clock reading, not a date ("Time: 2016/11/02 18:01" is one, its year first)
+    if (c!.length === 2 && a!.length <= 2 && (c === '00' || /(?:TIME|TIEMPO|HEURE|ZEIT|UHR|JAM|WAKTU|PUKUL)\s*[:.]?\s*$/i.test(text.slice(Math.max(0, m.index - 12), m.index)))) continue;
     const r = readNumericDate(Number(a), Number(b), Number(c), a!.length, c!.length, dayFirst);
     if (!r) continue;
     if (a!.length === 3) continue;

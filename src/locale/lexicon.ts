@@ -4,8 +4,15 @@
  */
 import { LANGUAGES } from './languages/index.js';
 
-/** Month names and abbreviations of every language folder (languages/*), lower case, accents kept -> month number. */
-export const MONTHS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.months)) as Record<string, number>;
+/**
+ * English month abbreviations as OCR misreads them, one letter taken for its look-alike digit or letter
+ * (a closed D read as 0 or O, O as 0, S as 5, G as 6, B as 8, l as 1): "27 0ec' 16" is 27 Dec 2016.
+ * Only spellings that are no word and no other month's are listed.
+ */
+export const OCR_MONTH_SLIPS: Readonly<Record<string, number>> = { '0ec': 12, oec: 12, '0ct': 10, n0v: 11, au6: 8, '5ep': 9, fe8: 2, ju1: 7 };
+
+/** Month names and abbreviations of every language folder (languages/*), lower case, accents kept -> month number (and OCR_MONTH_SLIPS). */
+export const MONTHS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.months), OCR_MONTH_SLIPS) as Record<string, number>;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

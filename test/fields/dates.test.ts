@@ -31,8 +31,16 @@ describe('date forms', () => {
     ['30 Des 2021 19:00', '2021-12-30'],
     ['Date :28/04/18', '2018-04-28'],
     ['03-09-2022/01:03/AC3562F', '2022-09-03'],
+    ['Time: 2016/11/02 18:01', '2016-11-02'],
+    ["270ec' 16 17:58", '2016-12-27'],
+    ['12 N0V 2019', '2019-11-12'],
   ];
   for (const [text, iso] of cases) it(`reads "${text}"`, () => expect(dateOf(text)).toBe(iso));
+  it('reads a clock after TIME as no date ("TIME 09.20.18"), and a month read through an OCR slip less surely than one read whole', () => {
+    expect(dateOf('TIME 09.20.18')).toBeUndefined();
+    const conf = (text: string) => extractFields(documentFromText(text), { extractTime: false, now: NOW }).date?.confidence ?? 0;
+    expect(conf("270ec' 16 17:58")).toBeLessThan(conf("27Dec' 16 17:58"));
+  });
 });
 
 describe('day/month order', () => {
