@@ -25,6 +25,17 @@ describe('total vs its look-alikes', () => {
     expect(r.totalAmount?.keyword).toBe('TOTAL');
   });
 
+  it('takes an unlabelled amount above the change, that less the change is an amount printed above, as the amount tendered', () => {
+    // "Tien mat" (cash) misread as "lien mat": its 200.000 less the change 60.000 is the total 140.000
+    const lines = ['HOA DON THANH TOAN', 'Sua chua 35.000', 'Banh 105.000', 'Tong thanitoausy El 140.000d', 'lien mat 200.000d', 'Tra lai khach 60.000d'];
+    const r = fields(lines.join('\n'));
+    expect(r.totalAmount?.value).toBe(140000);
+    expect(r.paidAmount?.value).toBe(200000);
+    // the change does not lead back to an amount printed above: the unlabelled amount keeps no role
+    const other = fields(['Item 35.000', 'Tong 140.000', 'foo 200.000', 'Tra lai khach 50.000'].join('\n'));
+    expect(other.paidAmount).toBeUndefined();
+  });
+
   it('ignores total quantity, savings and points', () => {
     const r = fields([
       'ITEM A 3.50',

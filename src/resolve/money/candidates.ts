@@ -13,11 +13,12 @@ import type { MoneyContext, MoneyOptions, RoundingApplied, ValueCandidate } from
 const NOT_RIVALS = ['paid', 'change', 'balance', 'points', 'deposit', 'info', 'quantity'];
 
 /** Runs the candidate-building steps in order and returns the context the rules read. */
-export function moneyContext(facts: MoneyFacts, opts: MoneyOptions): MoneyContext {
+export function moneyContext(read: MoneyFacts, opts: MoneyOptions): MoneyContext {
   const tol = opts.wholeCurrency ? 0.5 : 0.005;
+  const eq = (a: number, b: number) => same(a, b, tol);
+  const facts: MoneyFacts = { ...read, candidates: tenderedUnlabelled(read.candidates, eq) };
   const by = (...roles: string[]) => facts.candidates.filter((c) => roles.includes(c.role));
   const smallRounding = opts.wholeCurrency ? 100 : 0.1;
-  const eq = (a: number, b: number) => same(a, b, tol);
   const roundingCands = roundingCandidates(by('rounding'), opts);
   const roundingAsTotal = roundedTotals(by('rounding'), smallRounding);
   const derived = derivations(arithmeticInput(facts, by, roundingCands, opts));
@@ -49,6 +50,28 @@ export function moneyContext(facts: MoneyFacts, opts: MoneyOptions): MoneyContex
   ctx.maxOther = Math.max(0, ...moneyPrinted.filter((c) => !NOT_RIVALS.includes(c.role)).map((c) => c.amount.value));
   ctx.finalTotals = totalLabelled.filter((c) => c.label?.final && (c.amount.moneyLike || c.amount.decimals >= 1 || c.amount.alternatives.length > 0) && c.amount.value > 0);
   return ctx;
+}
+
+/** Lines above a labelled change within which an unlabelled amount may be the amount tendered (tenderedUnlabelled). */
+const TENDERED_LINES_ABOVE_CHANGE = 2;
+
+/**
+ * The amount tendered whose label was misread ("lien mat 200.000d" for "Tien mat", then "Tra lai khach
+ * 60.000d"): on a receipt with a labelled change and no labelled payment, an unlabelled amount on one of
+ * the lines just above the change, larger than it, from which the change leaves an amount printed on an
+ * earlier line (200000 - 60000 = 140000, printed above), takes the role 'paid': the arithmetic then
+ * derives the total from it, and the total is not taken to be it.
+ */
+export function tenderedUnlabelled(candidates: MoneyCandidate[], eq: (a: number, b: number) => boolean): MoneyCandidate[] {
+  const changes = candidates.filter((c) => c.role === 'change' && c.amount.moneyLike && c.amount.value > 0);
+  if (!changes.length || candidates.some((c) => c.role === 'paid')) return candidates;
+  const printedBefore = (line: number, v: number) => candidates.some((t) => t.lineIndex < line && t.amount.moneyLike && eq(t.amount.value, v));
+  return candidates.map((c) => {
+    if (c.role !== 'none' || !c.amount.moneyLike || !(c.amount.value > 0)) return c;
+    const tendered = changes.some((ch) => ch.lineIndex > c.lineIndex && ch.lineIndex - c.lineIndex <= TENDERED_LINES_ABOVE_CHANGE
+      && ch.amount.value < c.amount.value && printedBefore(c.lineIndex, c.amount.value - ch.amount.value));
+    return tendered ? { ...c, role: 'paid' as const } : c;
+  });
 }
 
 /** Rounding lines: the printed value when small, or a small repaired reading ("2" for 0.02, of either sign). */
