@@ -83,6 +83,8 @@ function wrapPaddle(reader) {
       if (typeof orig !== 'function') return orig;
       if (prop === 'readPage') return (img, opts = {}) => cached(digest(['paddle.readPage', ...pixels(img), opts]), () => orig.call(target, img, opts));
       if (prop === 'readRegions') return (img, regions, opts = {}) => cached(digest(['paddle.readRegions', ...pixels(img), regions, opts]), () => orig.call(target, img, regions, opts));
+      // the detector's lines alone (the orientation's evidence): cached too, so a replay runs no detector
+      if (prop === 'textLines') return (img, opts = {}) => cached(digest(['paddle.textLines', ...pixels(img), opts]), () => orig.call(target, img, opts));
       return orig.bind(target);
     },
   });
