@@ -68,6 +68,12 @@ function dateField(c: ChosenDate | undefined, withTime: boolean): Located<string
   };
 }
 
+/**
+ * The most a document currency other than its country's own is given (a "£" read on a Vietnamese page):
+ * below 0.9, where an app that auto-approves does not take it unchecked.
+ */
+export const CURRENCY_AGAINST_COUNTRY_MAX = 0.85;
+
 /** Extracts every field of the contract from a Document. */
 export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const locale: Locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
@@ -114,7 +120,10 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   }
   if (currency) {
     const anchor = out.totalAmount;
-    const conf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));
+    const printedConf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));
+    // printed against the country's own currency: the two disagree, and a surer country does not make it surer
+    const own = locale.currencyCues?.own;
+    const conf = own && own !== currency ? Math.min(printedConf, CURRENCY_AGAINST_COUNTRY_MAX) : printedConf;
     out.currencyCode = anchor
       ? { ...anchor, value: currency, confidence: roundConfidence(conf), keyword: '-' }
       : { value: currency, confidence: roundConfidence(Math.min(conf, 0.6)), text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };

@@ -55,9 +55,9 @@ const CUES: Cue[] = [
   { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\.|\bGg\./i, country: 'ID', weight: 1 },
   { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]|\bTbk\b/, country: 'ID', weight: 1 },
   { re: /(\+62|\b0)8\d{2}[-\s]?\d{3,4}[-\s]?\d{3,5}\b|\b0361\b|\(0\d{2,3}\)/, country: 'ID', weight: 0.8 },
-  // Vietnam: đồng (VND, ₫, "d"/"đ" after a grouped amount), the words printed around amounts, places
+  // Vietnam: đồng (VND, ₫, "d"/"đ" after a grouped amount), places
   { re: /\bVND\b|₫|\b\d{1,3}(?:[.,]\d{3})+\s?(?:đ|Đ|vnđ|VNĐ)(?![\p{L}])/u, country: 'VN', weight: 3, currency: 'VND' },
-  { re: /\b(?:HOA DON|BAN HANG|TONG (?:TIEN|CONG|SO|THANH TOAN)|THANH TIEN|THANH TOAN|DON GIA|SO LUONG|TIEN (?:MAT|KHACH|THUA|HANG)|KHACH HANG|QUY KHACH|CAM ON|HEN GAP LAI|THU NGAN|NHAN VIEN|DIA CHI|MA SO THUE|PHIEU (?:THANH TOAN|TINH TIEN)|NGAY BAN|GIAM GIA|CHIET KHAU|DVT)\b/, country: 'VN', weight: 1.5, cap: 5, folded: true },
+  // (the words printed around the amounts are the vocabulary's: languages/vi, see languageCountryCues)
   { re: /\b(?:HA NOI|HANOI|HO CHI MINH|TP\.?\s?HCM|DA NANG|HAI PHONG|QUANG NINH|BINH DUONG|DONG NAI|CAN THO|PHUONG|QUAN \d{1,2}|TINH|HUYEN|THI XA)\b/, country: 'VN', weight: 1, cap: 3, folded: true },
   // Australia: the business number, a state with its four-digit postcode, Pty Ltd, the dollar's code
   { re: /\bA\.?B\.?N\.?\s*[:#]?\s*\d{2}\s?\d{3}/, country: 'AU', weight: 3 },
@@ -118,6 +118,7 @@ const CUES: Cue[] = [
   { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4, symbol: true },
 ];
 
+
 /** Words that show the keyword language (not the country), from the language folders. */
 const LANGUAGE_CUES: Array<[string, RegExp]> = LANGUAGES.filter((l) => l.cues.length).map((l) => [l.code, new RegExp(String.raw`\b(${l.cues.join('|')})\b`, 'gi')]);
 
@@ -165,12 +166,13 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   for (const cue of CUES_GLOBAL) {
     const g = cue.g;
     g.lastIndex = 0;
-    const n = Math.min(cue.cap ?? 3, ((cue.folded ? folded : text).match(g) ?? []).length);
+    const printed = ((cue.folded ? folded : text).match(g) ?? []).length;
+    const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
     score[cue.country] = (score[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
     if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
-    if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + n;
+    if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
   const up = ` ${text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ')} `;
@@ -192,6 +194,9 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + 6; evidence.push(`near:${nearCountry}`); }
   const langCountry = hints.language ? LANGUAGE_COUNTRY[hints.language.toLowerCase()] : undefined;
   if (langCountry) { score[langCountry] = (score[langCountry] ?? 0) + 1.5; evidence.push(`language:${langCountry}`); }
+  // the words of a language printed in one country only ("HOA DON", "TONG TIEN", "CAM ON": Vietnam)
+  const printedIn = languageCountryCues(folded);
+  if (printedIn) { score[printedIn.country] = (score[printedIn.country] ?? 0) + printedIn.weight; evidence.push(`language-cues:${printedIn.country}`); }
 
   // "EU" is a currency area, not a country: give its weight to the strongest euro country
   if (score.EU) {
@@ -220,7 +225,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     conv = { currency: printedCurrency ?? '', dayFirst: !dollarEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
     if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
   }
-  const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts);
+  const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups);
 
   // the number style printed beats the country's habit
   let decimalComma = conv.decimalComma;
@@ -244,25 +249,54 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   };
 }
 
+/** A country at least this sure makes a bare "$" (no USD printed) the sign of its own currency. */
+export const DOLLAR_SIGN_OWN_FROM = 0.6;
+
 /** Currencies written with a bare "$". */
 export const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'BND', 'FJD', 'MXN', 'BRL']);
 
 /**
  * The currency: the country's own unless the page prints another one convincingly. A printed code or
  * word (EUR, GBP, VND) is convincing; a bare symbol is when the country is unsure (< 0.6) or the symbol
- * stands twice, and never against the country's own currency printed on the page ("VND 200,000" and a
- * stray "€" is đồng); a bare "$" is the country's dollar. With no country, what is printed.
+ * stands twice and beside at least SYMBOL_SHARE_OF_AMOUNTS of the page's `amounts`, and never against
+ * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng); a bare "$" is the country's dollar, or its own currency's sign when the country is
+ * sure (DOLLAR_SIGN_OWN_FROM). With no country, what is printed.
  */
 export function chooseCurrency(own: string, countryConfidence: number, printed: string | undefined,
-  votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>): string {
+  votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>, amounts = 0): string {
   if (!printed || printed === own) return own || printed || '';
   if (!own) return printed;
-  // "$" alone is the dollar of the country: Australian, Canadian, Singapore dollars print it too
-  if (printed === 'USD' && !(codes.USD ?? 0) && DOLLARS.has(own)) return own;
+  // "$" alone is the dollar of the country: Australian, Canadian, Singapore dollars print it too; and in a
+  // country the page settles (GST and SDN BHD: Malaysia; Mexico's peso), it is the sign of its own money
+  if (printed === 'USD' && !(codes.USD ?? 0) && (DOLLARS.has(own) || countryConfidence >= DOLLAR_SIGN_OWN_FROM)) return own;
   if ((votes[printed] ?? 0) < 2) return own;
   if ((codes[own] ?? 0) > 0 && (codes[printed] ?? 0) <= (codes[own] ?? 0)) return own;
   if ((codes[printed] ?? 0) > 0) return printed;
-  return countryConfidence < 0.6 || (symbols[printed] ?? 0) >= 2 ? printed : own;
+  // a symbol that stands twice, and beside a fair share of the amounts: two smudges among twenty amounts are not
+  const n = symbols[printed] ?? 0;
+  return countryConfidence < 0.6 || (n >= 2 && n >= SYMBOL_SHARE_OF_AMOUNTS * amounts) ? printed : own;
+}
+
+/** The share of a page's amounts (numberStyle's count) a bare symbol must stand beside to outweigh a sure country. */
+export const SYMBOL_SHARE_OF_AMOUNTS = 0.25;
+
+/** Cue words of a one-country language (LanguageVocabulary.country) from which its words are evidence of that country. */
+export const LANGUAGE_COUNTRY_MIN_CUES = 1;
+/** Country score per distinct cue word of such a language, and at most (a printed currency code weighs 3). */
+const LANGUAGE_COUNTRY_PER_CUE = 1.5, LANGUAGE_COUNTRY_MAX = 6;
+
+/** The country of the one-country language whose cue words the page prints most (at least LANGUAGE_COUNTRY_MIN_CUES), with its weight. */
+function languageCountryCues(folded: string): { country: string; weight: number } | undefined {
+  let best: { country: string; weight: number } | undefined;
+  for (const [lang, re] of LANGUAGE_CUES) {
+    const country = LANGUAGES.find((l) => l.code === lang)?.country;
+    if (!country) continue;
+    const n = new Set((folded.match(re) ?? []).map((m) => m.toUpperCase())).size;
+    if (n < LANGUAGE_COUNTRY_MIN_CUES) continue;
+    const weight = Math.min(LANGUAGE_COUNTRY_MAX, n * LANGUAGE_COUNTRY_PER_CUE);
+    if (!best || weight > best.weight) best = { country, weight };
+  }
+  return best;
 }
 
 /** The keyword language, from the folded text (the cues are upper case and accent-free: "Tổng tiền" is TONG TIEN). */

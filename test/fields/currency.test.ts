@@ -24,6 +24,28 @@ describe('document currency', () => {
     expect(f.currencyCode?.value).toBe('MYR');
   });
 
+  it('a bare "$" on a receipt whose country the page settles is that country\'s money (a Malaysian shop that prints $)', () => {
+    const d = documentFromText([
+      'UNIHAKKA INTERNATIONAL SDN BHD', '12, JALAN TAMPOI 7/4, KAWASAN PERINDUSTRIAN TAMPOI, 81200 JOHOR BAHRU, JOHOR', 'GST REG #000656195584',
+      'Date: 16/05/2018', '$5.50 1 $5.50', '$2.70 1 $2.70', 'Total Amount: $8.20', 'GST @6%: $0.46', 'CASH $8.20', 'Change $0.00',
+    ].join('\n'));
+    const f = extractFields(d, { now: NOW });
+    expect(f.country?.code).toBe('MY');
+    expect(f.currencyCode?.value).toBe('MYR');
+    // with no country, "$" is the dollar
+    expect(extractFields(documentFromText('Coffee $3.20\nTotal $3.20\nCash $5.00'), { now: NOW }).currencyCode?.value).toBe('USD');
+  });
+
+  it('the words of a one-country language are evidence of its country: a Vietnamese receipt with stray pound signs is in dong', () => {
+    const lines = ['HOA DON BAN HANG', 'Thu ngan: Lan', 'Ca phe sua 1 29,000.00 29,000.00', '£ Banh mi 1 20,000.00 £40.00',
+      'Tong tien 49,000.00', 'Tien mat 50,000.00', 'Tra lai khach 1,000.00', 'Cam on quy khach'];
+    const f = extractFields(documentFromText(lines.join('\n')), { now: NOW });
+    expect(f.country?.code).toBe('VN');
+    expect(f.currencyCode?.value).toBe('VND');
+    // one such word does not outweigh pound signs before the amounts
+    expect(extractFields(documentFromText('Cam on\nTotal £ 12.00\nCash £ 20.00'), { now: NOW }).currencyCode?.value).toBe('GBP');
+  });
+
   it('a document that prints two currencies keeps both', () => {
     const d = documentFromText([
       'DUTY FREE SHOP LTD', 'LONDON UNITED KINGDOM', '12/03/2024',

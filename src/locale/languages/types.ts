@@ -22,6 +22,12 @@ export interface LanguageVocabulary {
   weekdays: Record<string, number>;
   /** Words printed on receipts that show the keyword language (upper case, accent-free). */
   cues: string[];
+  /**
+   * The one country whose receipts print this language, when there is one (Vietnamese: VN): its cues
+   * then are evidence of the country. A language of several countries (English, Spanish, Malay) has none, and so has one whose
+   * receipt words another language shares (Indonesian's TUNAI, HARGA, TERIMA KASIH are Malay's too).
+   */
+  country?: string;
   /** Names of taxes printed on receipts in this language (upper case). */
   taxWords: string[];
   /**

@@ -8,11 +8,13 @@ import type { LanguageVocabulary } from '../types.js';
  */
 export const vi: LanguageVocabulary = {
   code: 'vi',
+  country: 'VN',
   chrono: 'vi',
   months: {},
   weekdays: {},
   cues: ['HOA DON', 'BAN HANG', 'TONG TIEN', 'TONG CONG', 'THANH TIEN', 'THANH TOAN', 'DON GIA', 'SO LUONG', 'TIEN MAT',
-    'KHACH HANG', 'QUY KHACH', 'CAM ON', 'HEN GAP LAI', 'THU NGAN', 'NHAN VIEN', 'DIA CHI', 'TIEN KHACH', 'TRA LAI', 'PHIEU'],
+    'KHACH HANG', 'QUY KHACH', 'CAM ON', 'HEN GAP LAI', 'THU NGAN', 'NHAN VIEN', 'DIA CHI', 'TIEN KHACH', 'TRA LAI', 'PHIEU',
+    'TONG SO', 'TIEN THUA', 'TIEN HANG', 'MA SO THUE', 'NGAY BAN', 'GIAM GIA', 'CHIET KHAU', 'DVT'],
   taxWords: ['GTGT', 'THUE'],
   labels: [
     { role: 'quantity', strength: 1, phrases: ['TONG SO LUONG', 'TONG SL', 'SO LUONG', 'TONG SO(?! TIEN)', 'SO MAT HANG'] },
