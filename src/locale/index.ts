@@ -222,7 +222,9 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     // nothing names the country: a stated prior for the day/month order. A receipt priced in "$" and
     // written in English is month-first (most "$" receipts in English are American); otherwise day-first.
     const dollarEnglish = printedCurrency === 'USD' && (language === undefined || language === 'en');
-    conv = { currency: printedCurrency ?? '', dayFirst: !dollarEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
+    // nor a currency printed: the currency of the keyword language's country, as a guess (given at 0.3)
+    const guess = language ? CONVENTIONS[LANGUAGE_COUNTRY[language] ?? '']?.currency : undefined;
+    conv = { currency: printedCurrency ?? guess ?? '', dayFirst: !dollarEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
     if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
   }
   const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups);

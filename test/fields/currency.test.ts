@@ -46,6 +46,14 @@ describe('document currency', () => {
     expect(extractFields(documentFromText('Cam on\nTotal £ 12.00\nCash £ 20.00'), { now: NOW }).currencyCode?.value).toBe('GBP');
   });
 
+  it('with no country and no currency printed, the keyword language\'s country\'s currency is a guess, given low', () => {
+    const f = extractFields(documentFromText(['BOULANGERIE DU COIN', 'Date de vente 12/03/2024', 'Croissant 1,20', 'Baguette 1,10', 'TOTAL 2,30', 'Paiement carte 2,30'].join('\n')), { now: NOW });
+    expect(f.currencyCode?.value).toBe('EUR');
+    expect(f.currencyCode!.confidence).toBeLessThan(0.6);
+    // English alone names no country: no currency
+    expect(extractFields(documentFromText('Coffee 3.20\nTotal 3.20\nThank you'), { now: NOW }).currencyCode).toBeUndefined();
+  });
+
   it('a document that prints two currencies keeps both', () => {
     const d = documentFromText([
       'DUTY FREE SHOP LTD', 'LONDON UNITED KINGDOM', '12/03/2024',
