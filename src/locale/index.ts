@@ -5,7 +5,7 @@
  * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, languageCurrency } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -118,9 +118,13 @@ const CUES: Cue[] = [
   { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4, symbol: true },
 ];
 
+/** Words that show the keyword language (not the country), from the language folders, with the one country of a one-country language. */
+const LANGUAGE_CUES: Array<{ lang: string; re: RegExp; country: string | undefined }> = LANGUAGES.filter((l) => l.cues.length)
+  .map((l) => ({ lang: l.code, re: new RegExp(String.raw`\b(${l.cues.join('|')})\b`, 'gi'), country: l.country }));
 
-/** Words that show the keyword language (not the country), from the language folders. */
-const LANGUAGE_CUES: Array<[string, RegExp]> = LANGUAGES.filter((l) => l.cues.length).map((l) => [l.code, new RegExp(String.raw`\b(${l.cues.join('|')})\b`, 'gi')]);
+/** Each language's cue words printed on the page (LANGUAGE_CUES, matched once for the keyword language and the country). */
+type CueHits = Array<{ lang: string; country: string | undefined; hits: string[] }>;
+const cueHitsOf = (folded: string): CueHits => LANGUAGE_CUES.map(({ lang, re, country }) => ({ lang, country, hits: folded.match(re) ?? [] }));
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
 const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);
@@ -195,7 +199,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const langCountry = hints.language ? LANGUAGE_COUNTRY[hints.language.toLowerCase()] : undefined;
   if (langCountry) { score[langCountry] = (score[langCountry] ?? 0) + 1.5; evidence.push(`language:${langCountry}`); }
   // the words of a language printed in one country only ("HOA DON", "TONG TIEN", "CAM ON": Vietnam)
-  const printedIn = languageCountryCues(folded);
+  const cueHits = cueHitsOf(folded);
+  const printedIn = languageCountryCues(cueHits);
   if (printedIn) { score[printedIn.country] = (score[printedIn.country] ?? 0) + printedIn.weight; evidence.push(`language-cues:${printedIn.country}`); }
 
   // "EU" is a currency area, not a country: give its weight to the strongest euro country
@@ -208,7 +213,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const ranked = Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]);
   const [top, second] = ranked;
   const printedCurrency = Object.entries(currencyVotes).sort((a, b) => b[1] - a[1])[0]?.[0];
-  const language = keywordLanguage(folded, hints.language);
+  const language = keywordLanguage(cueHits, hints.language);
 
   let conv: CountryConventions;
   let countryCode: string | undefined;
@@ -223,7 +228,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     // written in English is month-first (most "$" receipts in English are American); otherwise day-first.
     const dollarEnglish = printedCurrency === 'USD' && (language === undefined || language === 'en');
     // nor a currency printed: the currency of the keyword language's country, as a guess (given at 0.3)
-    const guess = language ? CONVENTIONS[LANGUAGE_COUNTRY[language] ?? '']?.currency : undefined;
+    const guess = languageCurrency(language);
     conv = { currency: printedCurrency ?? guess ?? '', dayFirst: !dollarEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
     if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
   }
@@ -261,8 +266,9 @@ export const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD',
  * The currency: the country's own unless the page prints another one convincingly. A printed code or
  * word (EUR, GBP, VND) is convincing; a bare symbol is when the country is unsure (< 0.6) or the symbol
  * stands twice and beside at least SYMBOL_SHARE_OF_AMOUNTS of the page's `amounts`, and never against
- * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng); a bare "$" is the country's dollar, or its own currency's sign when the country is
- * sure (DOLLAR_SIGN_OWN_FROM). With no country, what is printed.
+ * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng); a bare "$" is
+ * the country's dollar, or its own currency's sign when the country is sure (DOLLAR_SIGN_OWN_FROM).
+ * With no country, what is printed.
  */
 export function chooseCurrency(own: string, countryConfidence: number, printed: string | undefined,
   votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>, amounts = 0): string {
@@ -288,12 +294,11 @@ export const LANGUAGE_COUNTRY_MIN_CUES = 1;
 const LANGUAGE_COUNTRY_PER_CUE = 1.5, LANGUAGE_COUNTRY_MAX = 6;
 
 /** The country of the one-country language whose cue words the page prints most (at least LANGUAGE_COUNTRY_MIN_CUES), with its weight. */
-function languageCountryCues(folded: string): { country: string; weight: number } | undefined {
+function languageCountryCues(cueHits: CueHits): { country: string; weight: number } | undefined {
   let best: { country: string; weight: number } | undefined;
-  for (const [lang, re] of LANGUAGE_CUES) {
-    const country = LANGUAGES.find((l) => l.code === lang)?.country;
+  for (const { country, hits } of cueHits) {
     if (!country) continue;
-    const n = new Set((folded.match(re) ?? []).map((m) => m.toUpperCase())).size;
+    const n = new Set(hits.map((m) => m.toUpperCase())).size;
     if (n < LANGUAGE_COUNTRY_MIN_CUES) continue;
     const weight = Math.min(LANGUAGE_COUNTRY_MAX, n * LANGUAGE_COUNTRY_PER_CUE);
     if (!best || weight > best.weight) best = { country, weight };
@@ -302,10 +307,10 @@ function languageCountryCues(folded: string): { country: string; weight: number 
 }
 
 /** The keyword language, from the folded text (the cues are upper case and accent-free: "Tổng tiền" is TONG TIEN). */
-function keywordLanguage(folded: string, hint: string | undefined): string | undefined {
+function keywordLanguage(cueHits: CueHits, hint: string | undefined): string | undefined {
   let best: string | undefined, bestN = 0;
-  for (const [lang, re] of LANGUAGE_CUES) {
-    const n = (folded.match(re) ?? []).length;
+  for (const { lang, hits } of cueHits) {
+    const n = hits.length;
     if (n > bestN + (lang === 'en' ? 1 : 0)) { best = lang; bestN = n; }
   }
   return best ?? hint?.toLowerCase();

@@ -110,6 +110,12 @@ export const CONVENTIONS: Record<string, CountryConventions> = {
 /** Language hint -> a country whose conventions it implies (weak evidence). */
 export const LANGUAGE_COUNTRY: Record<string, string> = { fr: 'FR', de: 'DE', nl: 'NL', es: 'ES', it: 'IT', pt: 'PT', id: 'ID', in: 'ID', ms: 'MY', jp: 'JP', ja: 'JP', zh: 'CN', th: 'TH', he: 'IL', iw: 'IL', vi: 'VN', pl: 'PL', sv: 'SE', da: 'DK', no: 'NO', fi: 'FI' };
 
+/** The currency of the country a language implies (LANGUAGE_COUNTRY), if any. */
+export function languageCurrency(language: string | undefined): string | undefined {
+  const country = language ? LANGUAGE_COUNTRY[language] : undefined;
+  return country ? CONVENTIONS[country]?.currency : undefined;
+}
+
 /** Printed currency markers -> ISO 4217 (upper-cased marker). `$` is resolved by the locale. */
 export const CURRENCY_MARKERS: Record<string, string> = {
   RM: 'MYR', MYR: 'MYR', RP: 'IDR', 'RP.': 'IDR', IDR: 'IDR', USD: 'USD', 'US$': 'USD', EUR: 'EUR', '€': 'EUR', SGD: 'SGD', 'S$': 'SGD',

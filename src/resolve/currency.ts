@@ -7,7 +7,7 @@
  */
 import type { Locale } from '../locale/index.js';
 import { DOLLARS } from '../locale/index.js';
-import { CONVENTIONS, LANGUAGE_COUNTRY } from '../locale/lexicon.js';
+import { CONVENTIONS, languageCurrency } from '../locale/lexicon.js';
 import type { TappedCandidate } from './model.js';
 
 const cap = (n: number | undefined) => Math.min(3, n ?? 0);
@@ -16,8 +16,7 @@ const cap = (n: number | undefined) => Math.min(3, n ?? 0);
 export function currencyCandidates(locale: Locale): TappedCandidate[] {
   const cues = locale.currencyCues ?? { votes: {}, codes: {}, symbols: {}, own: locale.currency, countries: [] };
   const own = cues.own;
-  const langCountry = locale.language ? LANGUAGE_COUNTRY[locale.language] : undefined;
-  const langCurrency = langCountry ? CONVENTIONS[langCountry]?.currency : undefined;
+  const langCurrency = languageCurrency(locale.language);
   // the currencies of the runner-up countries, and how far behind the first their cues are
   const runnerUp = new Map<string, number>();
   const topScore = cues.countries[0]?.[1] ?? 0;
