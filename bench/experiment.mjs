@@ -1,8 +1,8 @@
-// Shared plumbing of the OCR experiment scripts (ocr-params, ocr-orientation, ocr-pool-size):
-// `--flag value` arguments, the corpus location, and samples spread over a dataset.
+// Shared plumbing of the OCR experiment scripts (ocr-params, ocr-orientation, ocr-pool-size, orientation-votes, text-size):
+// `--flag value` arguments, the corpus location, the built library's modules, and samples spread over a dataset.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -12,6 +12,11 @@ export function parseFlags(argv = process.argv.slice(2)) {
     if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : 'true']);
     return acc;
   }, []));
+}
+
+/** A module of the built library: `--dist` (relative to the repository; default dist/), e.g. distModule(flags, 'ocr/pool.js'). */
+export function distModule(flags, rel) {
+  return import(pathToFileURL(path.join(path.resolve(BENCH_DIR, '..', flags.dist ?? 'dist'), rel)).href);
 }
 
 /** The corpus folder: `--corpus`, else ../shared/corpus beside the repository. */

@@ -8,18 +8,14 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { corpusDir, parseFlags, spreadSample } from './experiment.mjs';
+import { corpusDir, distModule, parseFlags, spreadSample } from './experiment.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
-const here = path.dirname(fileURLToPath(import.meta.url));
 const args = parseFlags();
 const corpus = corpusDir(args);
-const dist = path.resolve(here, '..', args.dist ?? 'dist');
-const { OcrPool } = await import(pathToFileURL(path.join(dist, 'ocr/pool.js')).href);
-const { readWholePage } = await import(pathToFileURL(path.join(dist, 'read/whole-page.js')).href);
+const { OcrPool } = await distModule(args, 'ocr/pool.js');
+const { readWholePage } = await distModule(args, 'read/whole-page.js');
 const sizes = (args.sizes ?? '1,2').split(',').map(Number);
 const rounds = Number(args.rounds ?? 2);
 

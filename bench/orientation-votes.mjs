@@ -11,16 +11,14 @@
 // photographed sideways shows as a vote for vertical at turn 0 (listed: look at it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { BENCH_DIR, corpusDir, parseFlags } from './experiment.mjs';
+import { corpusDir, distModule, parseFlags } from './experiment.mjs';
 
 const flags = parseFlags();
 const corpus = corpusDir(flags);
-const dist = path.resolve(BENCH_DIR, '..', flags.dist ?? 'dist');
-const pre = await import(pathToFileURL(path.join(dist, 'ocr/preprocess.js')).href);
-const ori = await import(pathToFileURL(path.join(dist, 'ocr/orientation.js')).href);
-const { PaddleReader } = await import(pathToFileURL(path.join(dist, 'ocr/paddle.js')).href);
+const pre = await distModule(flags, 'ocr/preprocess.js');
+const ori = await distModule(flags, 'ocr/orientation.js');
+const { PaddleReader } = await distModule(flags, 'ocr/paddle.js');
 const paddle = new PaddleReader({ threads: 1 });
 const datasets = (flags.dataset ?? 'us_uk_eu_receipts,wildreceipt_world,vn_receipts_phone').split(',');
 const turns = (flags.turns ?? '0,90,180,270').split(',').map(Number);

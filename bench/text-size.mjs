@@ -9,17 +9,15 @@
 //   npm run build && node bench/text-size.mjs [--dataset wildreceipt_world] [--max-long 1000] [--tess off,20,28] [--paddle off,14,20] [--dist DIR]
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { BENCH_DIR, corpusDir, dateForms, foundInReading, parseFlags, totalForms } from './experiment.mjs';
+import { corpusDir, dateForms, distModule, foundInReading, parseFlags, totalForms } from './experiment.mjs';
 
 const flags = parseFlags();
 const corpus = corpusDir(flags);
-const dist = path.resolve(BENCH_DIR, '..', flags.dist ?? 'dist');
-const pre = await import(pathToFileURL(path.join(dist, 'ocr/preprocess.js')).href);
-const ori = await import(pathToFileURL(path.join(dist, 'ocr/orientation.js')).href);
-const { PaddleReader } = await import(pathToFileURL(path.join(dist, 'ocr/paddle.js')).href);
-const { OcrPool } = await import(pathToFileURL(path.join(dist, 'ocr/pool.js')).href);
+const pre = await distModule(flags, 'ocr/preprocess.js');
+const ori = await distModule(flags, 'ocr/orientation.js');
+const { PaddleReader } = await distModule(flags, 'ocr/paddle.js');
+const { OcrPool } = await distModule(flags, 'ocr/pool.js');
 const paddle = new PaddleReader({ threads: 1 });
 const pool = new OcrPool({ size: 1 });
 const datasets = (flags.dataset ?? 'wildreceipt_world').split(',');
