@@ -41,7 +41,12 @@ export interface Amount {
   alternatives: number[];
 }
 
-const CUR_PREFIX = String.raw`RM|RH|RN|Rp\.?|IDR|MYR|USD|EUR|SGD|S\$|US\$|A\$|C\$|HK\$|R\$|INR|Rs\.?|GBP|AUD|CAD|CHF|\$|€|£|₹|¥|฿|₱|₫|₪|₩`;
+/**
+ * A lone "R" glued to an amount with two decimals ("R288.40") is the rand's sign, or an "RM" whose M
+ * was lost (RAND_SIGN; see currencyCode). Only glued and with cents: "R 12" and "R12" stay words.
+ */
+const RAND_SIGN = String.raw`R(?=\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d))`;
+const CUR_PREFIX = String.raw`RM|RH|RN|Rp\.?|IDR|MYR|USD|EUR|SGD|S\$|US\$|A\$|C\$|HK\$|R\$|INR|Rs\.?|GBP|AUD|CAD|CHF|\$|€|£|₹|¥|฿|₱|₫|₪|₩|${RAND_SIGN}`;
 const CUR_SUFFIX = String.raw`€|EUR|RM|£|zł|kr|Kč|Ft|₫`;
 
 const regexCache = new Map<string, RegExp>();
@@ -67,8 +72,21 @@ const currencyCode = (marker: string | undefined, locale: Locale): string | unde
   const m = marker.toUpperCase();
   if (m === '$') return locale.currency && ['USD', 'SGD', 'AUD', 'CAD', 'NZD', 'HKD', 'MXN'].includes(locale.currency) ? locale.currency : locale.printedCurrency ?? 'USD';
   if (m === 'RH' || m === 'RN') return 'MYR';
+  if (m === 'R') return locale.currency === 'MYR' ? 'MYR' : 'ZAR';
   return CURRENCY_MARKERS[m] ?? CURRENCY_MARKERS[m.replace(/\.$/, '')];
 };
+
+/**
+ * The dong sign read as a 4 ("26.000đ" read "26.0004"): on a dong receipt, a grouped amount whose last
+ * group has one digit too many, a 4, is that amount with its sign. The 4 becomes "₫" (one character,
+ * so the spans stay) and the amount counts as repaired.
+ */
+function dongSignRead(text: string, repairs: Array<{ start: number; end: number }>): string {
+  return text.replace(/(?<![\d.,])(\d{1,3}(?:[.,]\d{3})+)4(?![\d.,])/g, (run, grouped: string, offset: number) => {
+    repairs.push({ start: offset, end: offset + run.length });
+    return `${grouped}₫`;
+  });
+}
 
 const cache = new WeakMap<Line, { key: string; amounts: Amount[] }>();
 
@@ -79,7 +97,8 @@ export function amountsInLine(line: Line, locale: Locale): Amount[] {
   if (hit && hit.key === key) return hit.amounts;
   const out: Amount[] = [];
   const original = line.text;
-  const { text, repairs } = repairDigitRuns(original);
+  const { text: digitsRepaired, repairs } = repairDigitRuns(original);
+  const text = locale.currency === 'VND' ? dongSignRead(digitsRepaired, repairs) : digitsRepaired;
   const re = amountRegex(locale);
   let m: RegExpExecArray | null;
   const conv = { decimalComma: locale.decimalComma, wholeCurrency: locale.wholeCurrency };

@@ -81,6 +81,8 @@ const CUES: Cue[] = [
   { re: /\bQAR\b|\bDOHA\b|\bQATAR\b/i, country: 'QA', weight: 3, currency: 'QAR' },
   { re: /\bPHP\b|₱|\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b/i, country: 'PH', weight: 3, currency: 'PHP' },
   { re: /\bZAR\b|\bSOUTH\s+AFRICA\b|\bJOHANNESBURG\b|\bCAPE\s+TOWN\b|\bDURBAN\b|\bPRETORIA\b/i, country: 'ZA', weight: 3, currency: 'ZAR' },
+  // the rand's sign glued to an amount with cents ("R288.40"): a symbol, so an "RM" read without its M does not outweigh a sure Malaysia
+  { re: /(?<![\p{L}\d])R\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d)/u, country: 'ZA', weight: 1, currency: 'ZAR', cap: 4, symbol: true },
   { re: /฿|\bTHB\b|\bBAHT\b|\bBANGKOK\b/i, country: 'TH', weight: 3, currency: 'THB' },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
   { re: /\bIRELAND\b|\bDUBLIN\b|\bEIRE\b/i, country: 'IE', weight: 2.5 },

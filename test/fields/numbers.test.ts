@@ -84,6 +84,26 @@ describe('amountsInLine', () => {
     expect(a[0]!.moneyLike).toBe(true);
   });
 
+  it('reads a lone R glued to an amount with cents as the rand, and as the ringgit on a Malaysian receipt', () => {
+    const za = inferLocale(documentFromText('Total: R288.40\nR35.42 V.A.T Included\nR252.98'));
+    const [rand] = amountsInLine(documentFromText('Total: R288.40').lines[0]!, za);
+    expect(rand).toMatchObject({ value: 288.4, currency: 'ZAR', moneyLike: true });
+    const [ringgit] = amountsInLine(documentFromText('CARLSBERG CAN R106.50').lines[0]!, my);
+    expect(ringgit).toMatchObject({ value: 106.5, currency: 'MYR' });
+    // not a sign without cents, nor inside a word
+    expect(amountsInLine(documentFromText('ROOM R12').lines[0]!, za).map((x) => x.currency)).toEqual([]);
+    expect(amountsInLine(documentFromText('BAR12.50').lines[0]!, za).map((x) => x.value)).toEqual([]);
+  });
+
+  it('reads a dong sign read as a 4 ("26.0004") on a dong receipt, as a repaired amount', () => {
+    const vn = inferLocale(documentFromText('HOA DON BAN HANG\nTong cong 26.000d\nCam on quy khach'));
+    expect(vn.currency).toBe('VND');
+    const [a] = amountsInLine(documentFromText('Tong cong 26.0004').lines[0]!, vn);
+    expect(a).toMatchObject({ value: 26000, currency: 'VND', moneyLike: true, repaired: true });
+    // elsewhere the digits stay as printed
+    expect(amountsInLine(documentFromText('Total 26.0004').lines[0]!, my).map((x) => x.value)).not.toContain(26000);
+  });
+
   it('does not read dates, times or phone numbers as amounts', () => {
     const line = documentFromText('25/12/2018 13:45 TEL 0123456789').lines[0]!;
     expect(amountsInLine(line, my)).toEqual([]);
