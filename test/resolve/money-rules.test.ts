@@ -11,7 +11,7 @@ import type { MoneyFacts } from '../../src/fields/amounts.js';
 import { inferLocale } from '../../src/locale/index.js';
 import { resolveMoney } from '../../src/resolve/money.js';
 import type { ChosenAmount } from '../../src/resolve/money.js';
-import { anyDigitVariants, arithmeticInput, moneyContext, partialTotals, roundedTotals, roundingAfterDerived, roundingAfterTotals, roundingCandidates } from '../../src/resolve/money/candidates.js';
+import { anyDigitVariants, arithmeticInput, moneyContext, partialTotals, preTaxTotals, roundedTotals, roundingAfterDerived, roundingAfterTotals, roundingCandidates } from '../../src/resolve/money/candidates.js';
 import { FIELD_RULES } from '../../src/resolve/money/fields.js';
 import { pickContext } from '../../src/resolve/money/pick.js';
 import { TAX_RULES } from '../../src/resolve/money/tax.js';
@@ -111,6 +111,17 @@ describe('candidate-building steps', () => {
   it('partialTotals: two partial totals on two lines add up', () => {
     const totals = read(['TOTAL 0% SUPPLIES 10.00', 'TOTAL 6% SUPPLIES 27.98']).facts.candidates.filter((c) => c.role === 'total');
     expect(partialTotals(totals, (a, b) => Math.abs(a - b) < 0.005)).toMatchObject([{ value: 37.98, kind: 'partials', lines: [0, 1] }]);
+  });
+  it('preTaxTotals: a total, a tax below it and their sum printed below the tax make the sum a subtotal + tax', () => {
+    const eq = (a: number, b: number) => Math.abs(a - b) < 0.005;
+    const { facts } = read(['Gross Amount : 5500.00', 'Ser TAX 15% : 825.00', 'Net Amount 6325.00']);
+    const by = (role: string) => facts.candidates.filter((c) => c.role === role);
+    expect(preTaxTotals(by('total'), by('tax'), facts.candidates, eq)).toMatchObject([{ value: 6325, kind: 'subtotal-sum', lines: [0, 1] }]);
+    expect(resolved(['Gross Amount : 5500.00', 'Ser TAX 15% : 825.00', 'Net Amount 6325.00']).total?.value).toBe(6325);
+    // the sum not printed below the tax: nothing derived (a total that includes its tax stays)
+    const incl = read(['TOTAL 106.00', 'GST 6% 6.00']);
+    const byI = (role: string) => incl.facts.candidates.filter((c) => c.role === role);
+    expect(preTaxTotals(byI('total'), byI('tax'), incl.facts.candidates, eq)).toEqual([]);
   });
   it('roundingAfterTotals: a total and the rounding line below it give the rounded value', () => {
     const { facts } = read(['TOTAL 31.47', 'ROUNDING -0.02', 'TOTAL ROUNDED 31.45']);

@@ -23,6 +23,7 @@ export function moneyContext(read: MoneyFacts, opts: MoneyOptions): MoneyContext
   const roundingAsTotal = roundedTotals(by('rounding'), smallRounding);
   const derived = derivations(arithmeticInput(facts, by, roundingCands, opts));
   derived.push(...partialTotals(by('total'), eq));
+  derived.push(...preTaxTotals(by('total'), by('tax'), facts.candidates, eq));
   const afterTotals = roundingAfterTotals([...by('total'), ...roundingAsTotal], roundingCands, eq);
   derived.push(...afterTotals.derived);
   const afterDerived = roundingAfterDerived(derived, roundingCands);
@@ -134,6 +135,25 @@ export function partialTotals(totals: MoneyCandidate[], eq: MoneyContext['eq']):
     const a = partials[i]!, b = partials[j]!;
     if (a.lineIndex === b.lineIndex || eq(a.amount.value, b.amount.value)) continue;
     out.push({ value: cents(a.amount.value + b.amount.value), kind: 'partials', repaired: false, lines: [a.lineIndex, b.lineIndex], formula: `${a.amount.value}+${b.amount.value}` });
+  }
+  return out;
+}
+
+/**
+ * A "total" printed before the tax ("Gross Amount 5500.00", "Ser TAX 15% 825.00", "Net Amount
+ * 6325.00"): when a money amount printed below a tax line is that total plus the tax, the sum is
+ * derived as subtotal + tax (`subtotal-sum`), whatever label the lines carry. Only a sum printed below
+ * the tax counts, so a total that already includes its tax is not pushed up by an unprinted sum.
+ */
+export function preTaxTotals(totals: MoneyCandidate[], taxes: MoneyCandidate[], all: MoneyCandidate[], eq: MoneyContext['eq']): Derivation[] {
+  const out: Derivation[] = [];
+  for (const t of totals.filter((c) => c.amount.moneyLike && c.amount.value > 0).slice(0, 6)) {
+    for (const x of taxes) {
+      if (x.lineIndex <= t.lineIndex || !x.amount.moneyLike || x.amount.value <= 0 || x.amount.percent) continue;
+      const v = cents(t.amount.value + x.amount.value);
+      if (!all.some((c) => c.lineIndex > x.lineIndex && c.amount.moneyLike && eq(c.amount.value, v))) continue;
+      out.push({ value: v, kind: 'subtotal-sum', repaired: false, lines: [t.lineIndex, x.lineIndex], formula: `${t.amount.value}+${x.amount.value}` });
+    }
   }
   return out;
 }
