@@ -96,6 +96,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     lineAmounts: amounts.filter((a) => a.atLineEnd).map(toFound),
     numbers: classifyNumbers(doc, locale),
     ...(locale.countryCode ? { country: { code: locale.countryCode, confidence: locale.countryConfidence } } : {}),
+    dayFirst: locale.dayFirst,
     warnings: [],
   };
   const set = <K extends keyof FieldResults>(k: K, v: FieldResults[K] | undefined) => { if (v !== undefined) out[k] = v; };

@@ -119,6 +119,8 @@ export interface FieldResults {
   numbers: FoundNumber[];
   /** The country the document looks to be from (locale inference), when any, and how sure. */
   country?: { code: string; confidence: number };
+  /** The day/month order numeric dates were read in (the locale's: the country's, or a stated prior). */
+  dayFirst?: boolean;
   /** Warnings for the caller (e.g. unknown language hint). */
   warnings: string[];
   /** Why each field was chosen (evidence terms with their log-odds), for debugging and the bench. */

@@ -62,9 +62,10 @@ export function readersAgree(a: FieldResults, b: FieldResults, keys: readonly Ke
 export function combineReadings(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag = 'second-reader', opts: CombineOptions = {}): FieldResults {
   let out: FieldResults = fields;
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
+  const [dateA, dateB] = inOneOrder(fields, second);
   for (const k of opts.fields ?? COMBINED_FIELDS) {
-    const a = fields[k] as Located<unknown> | undefined;
-    const b = second[k] as Located<unknown> | undefined;
+    const a = (k === 'date' ? dateA : fields[k]) as Located<unknown> | undefined;
+    const b = (k === 'date' ? dateB : second[k]) as Located<unknown> | undefined;
     if (!b) continue;
     if (a && sameValue(a, b)) {
       const confidence = roundConfidence(Math.max(a.confidence, b.confidence, 1 - (1 - a.confidence) * (1 - b.confidence)));
@@ -106,6 +107,33 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     if (renamed) out = { ...out, lineItems: items, evidence: note('lineItems', [...(fields.evidence?.lineItems ?? []), `${tag}-names:${renamed}`]) };
   }
   return out;
+}
+
+/** The date's evidence shows a numeric date that both day/month orders allow (resolve/dates.ts orderTerms). */
+const orderOpen = (f: FieldResults): boolean => !!f.evidence?.date?.some((t) => t.startsWith('order-guessed') || t.startsWith('order-by-locale'));
+
+/** An ISO date with its day and month swapped ("2017-12-05..." -> "2017-05-12..."), when that is a date. */
+function swapDayMonth(iso: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(.*)$/.exec(iso);
+  return m && Number(m[3]) <= 12 ? `${m[1]}-${m[3]}-${m[2]}${m[4]}` : undefined;
+}
+
+/**
+ * The two readings' dates in one day/month order: a reading that read its page's country less surely
+ * (and so read "12/05/2017" in the other order) has its date, when both orders allow it, read in the
+ * order of the surer one (a PaddleOCR reading without the "ABN" line read an Australian date
+ * month-first). The dates are then weighed as usual.
+ */
+export function inOneOrder(first: FieldResults, second: FieldResults): [Located<string> | undefined, Located<string> | undefined] {
+  const a = first.date, b = second.date;
+  if (!a || !b || first.dayFirst === undefined || second.dayFirst === undefined || first.dayFirst === second.dayFirst) return [a, b];
+  const ca = first.country?.confidence ?? 0, cb = second.country?.confidence ?? 0;
+  if (ca === cb) return [a, b];
+  const [sure, other, otherFields] = ca > cb ? [a, b, second] : [b, a, first];
+  const swapped = orderOpen(otherFields) ? swapDayMonth(other.value) : undefined;
+  if (!swapped || swapped === other.value) return [a, b];
+  const turned = { ...other, value: swapped };
+  return sure === a ? [a, turned] : [turned, b];
 }
 
 export interface CombineOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { capUnsettledOrder, combineReadings, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
+import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../../src/resolve/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
@@ -87,6 +87,25 @@ describe('two readings weighed', () => {
     // read clearly enough the first time: kept
     const clear = doubtful(rows('BUTTER SC0NE'), 2, 0.8);
     expect(combineReadings(clear.doc, clear.fields, b.doc, b.fields).lineItems?.[0]?.name.value).toBe('BUTTER SC0NE');
+  });
+});
+
+describe('two readings of one date in different day/month orders', () => {
+  // the first reading found the Australian business number, the second lost that line: "$" and English read month-first
+  const au = read(['BURGER', 'ABN: 83 600 128 738', 'Date: 12/05/2017 12:40', 'Subtotal $17.90', 'Total $17.90']);
+  const lost = read(['BURGER', 'AN:8360012873', 'Date: 12/05/2017 12:40', 'Subtotal $17.90', 'Total $17.90']);
+  it('the reading that read the country less surely has its date read in the surer one\'s order', () => {
+    expect(au.fields.date?.value.slice(0, 10)).toBe('2017-05-12');
+    expect(lost.fields.date?.value.slice(0, 10)).toBe('2017-12-05');
+    const [a, b] = inOneOrder(au.fields, lost.fields);
+    expect(a?.value.slice(0, 10)).toBe('2017-05-12');
+    expect(b?.value.slice(0, 10)).toBe('2017-05-12');
+    expect(combineReadings(lost.doc, lost.fields, au.doc, au.fields).date?.value.slice(0, 10)).toBe('2017-05-12');
+  });
+  it('a date only one order allows, or readings in one order, stay as read', () => {
+    const late = read(['BURGER', 'AN:8360012873', 'Date: 12/25/2017 12:40', 'Total $17.90']);
+    expect(inOneOrder(au.fields, late.fields)[1]?.value).toBe(late.fields.date?.value);
+    expect(inOneOrder(au.fields, au.fields)).toEqual([au.fields.date, au.fields.date]);
   });
 });
 
