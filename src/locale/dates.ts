@@ -55,7 +55,7 @@ export function readNumericDate(a: number, b: number, c: number, aLen: number, c
 }
 
 const NUMERIC = /(?<![\d/.-]|\d:)(\d{1,4})\s?([/.\-])\s?(\d{1,2})\s?([/.\-])\s?(\d{4}(?=[0-2]?\d[:.][0-5]\d)|(?:\d{4}|\d{2})(?!\d|\/(?!\d{1,2}:\d{2})|[.:]\d))/g;
-const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|e|\.)?[\s.\-/,]*(?:de\s+|of\s+)?(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/,'’‘′´]*(?:de\s+)?(\d{4}(?=[0-2]?\d[:.][0-5]\d)|(?:\d{4}|\d{2})(?!\d))`, 'giu');
+const DAY_MONTH_NAME = new RegExp(String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|e|\.)?[\s.\-/,]*(?:de\s+|of\s+)?(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/,'’‘′´]*(?:de\s+)?(\d{4}(?=[0-2]?\d[:.][0-5]\d)|(?:\d{4}|\d{2})(?!\d)|\d{2}(?=[0-2]?\d:[0-5]\d))`, 'giu');
 const MONTH_NAME_DAY = new RegExp(String.raw`(?<![\p{L}])(${MONTH_PATTERN})\.?(?![\p{L}])[\s.\-/]*(\d{1,2})(?:st|nd|rd|th)?(?!\d)[\s,.\-/'’‘′´]*(\d{4}(?=[0-2]?\d[:.][0-5]\d)|(?:\d{4}|['’‘′´]?\d{2})(?![\d:]))`, 'giu');
 const COMPACT = /(?<![\d.,])(\d{8})(?![\d.,])/g;
 

@@ -34,6 +34,7 @@ describe('date forms', () => {
     ['Time: 2016/11/02 18:01', '2016-11-02'],
     ["270ec' 16 17:58", '2016-12-27'],
     ['12 N0V 2019', '2019-11-12'],
+    ['12Mar188:54A', '2018-03-12'],
   ];
   for (const [text, iso] of cases) it(`reads "${text}"`, () => expect(dateOf(text)).toBe(iso));
   it('reads a clock after TIME as no date ("TIME 09.20.18"), and a month read through an OCR slip less surely than one read whole', () => {
