@@ -23,8 +23,8 @@ import { readWholePage, rereadLines, toPage } from './whole-page.js';
 import { paperFrameFound } from '../ocr/paper.js';
 import type { RecognizeOptions } from './whole-page.js';
 import { countryLanguage } from '../ocr/languages.js';
-import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems } from './second-look.js';
-import { capUnsettledOrder, combineReadings, readersAgree } from './combine.js';
+import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems, secondLookTotal } from './second-look.js';
+import { capUnsettledOrder, combineReadings, readersAgree, swappedOrder } from './combine.js';
 import { readImageFast } from './fast.js';
 import { StageClock } from './clock.js';
 import { PageBudget, readsAsNoise } from './budget.js';
@@ -365,7 +365,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (!settled && enhancedPhoto && image && needsAlternate(t.fields) && !signal.aborted) await readAlternates(t, image);
   // an uncertain date, and items that do not add up, are read again from the image (fields/second-look.ts)
   const reader = lineReader(t);
-  if (!settled) t.fields = await secondLookDate(document, t.fields, ctx.fields, reader);
+  // a date the second reader read otherwise is read again even when sure (small print: one digit misread by one reader)
+  const disputed = !!t.fields.date && !!t.second?.fields.date && t.second.fields.date.value !== t.fields.date.value && !swappedOrder(t.fields.date.value, t.second.fields.date.value);
+  if (!settled) t.fields = await secondLookDate(document, t.fields, ctx.fields, reader, disputed);
+  if (!settled && t.second) t.fields = await secondLookTotal(document, t.fields, ctx.fields, reader, t.second.doc, t.second.fields);
   if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
   if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)

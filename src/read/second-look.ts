@@ -125,10 +125,16 @@ async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldCo
   return fields;
 }
 
-export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {
+/**
+ * A second look at the date: a date below SECOND_LOOK_BELOW, or one the other reader read otherwise
+ * (`disputed`: "22-08-2014" against "22-09-2014", a digit of small print misread by one of them), has
+ * its line read again at REREAD_HEIGHTS; readings that all agree confirm it or correct it. No date:
+ * findMissingDate.
+ */
+export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader, disputed = false): Promise<FieldResults> {
   const date = fields.date;
   if (!date) return findMissingDate(doc, fields, ctx, read);
-  if (date.confidence >= SECOND_LOOK_BELOW) return fields;
+  if (date.confidence >= SECOND_LOOK_BELOW && !disputed) return fields;
   const line = doc.lines[date.lineIndex];
   if (!line || doc.pages[line.page]?.source !== 'ocr') return fields;
   const readings = ((await read([line]))[0] ?? []).filter((ws) => ws.length > 0);
@@ -146,6 +152,55 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
     return { ...fields, date: { ...first, confidence: roundConfidence(Math.min(first.confidence, 0.8)) }, evidence: { ...fields.evidence, date: [...(fields.evidence?.date ?? []), `reread-corrects:${date.value.slice(0, 10)}`] } };
   }
   return fields;
+}
+
+/** A disputed total's lines read again: at most this many. */
+export const TOTAL_LOOK_LINES = 2;
+
+/**
+ * A second look at a disputed total: when the second reader's total differs from the first's, the line
+ * of the first's total and the line the second's maps to are read again at REREAD_HEIGHTS (small print:
+ * "Check Total 65.6" for 65.66). When every height gives one total printed on a re-read line (not one
+ * the arithmetic or a digit repair made of it):
+ * - another than the first's: it replaces it, with the first's confidence or its own, whichever is
+ *   higher, at no more than 0.8 (`reread-corrects`);
+ * - the first's, where both readers took their totals from one line: its confidence rises to
+ *   SECOND_LOOK_BELOW (`reread-agrees`; the second misread the digits).
+ * The readers are weighed after this as before. Readings that disagree change nothing.
+ */
+export async function secondLookTotal(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader, secondDoc: Document, second: FieldResults): Promise<FieldResults> {
+  const t = fields.totalAmount, o = second.totalAmount;
+  if (!t || !o || same(t.value, o.value)) return fields;
+  const otherLine = secondDoc.lines[o.lineIndex];
+  const indices = [...new Set([t.lineIndex, otherLine ? closestLine(doc, otherLine) : -1])].filter((i) => i >= 0).slice(0, TOTAL_LOOK_LINES);
+  const lines = indices.map((i) => doc.lines[i]!).filter((l) => l && doc.pages[l.page]?.source === 'ocr');
+  if (!lines.length) return fields;
+  const reads = await read(lines);
+  const found: Array<FieldResults['totalAmount']> = [];
+  for (let k = 0; k < REREAD_HEIGHTS.length; k++) {
+    let d = doc;
+    lines.forEach((l, j) => { const ws = reads[j]?.[k]; if (ws?.length) d = withLine(d, l.index, ws); });
+    if (d === doc) return fields;
+    const f = extractFields(d, { ...ctx, extractLineItems: false }).totalAmount;
+    // a total the re-read lines print at this height (not one the arithmetic or a digit repair made of them)
+    const at = lines.findIndex((l) => l.index === f?.lineIndex);
+    found.push(f && at >= 0 && printsValue((reads[at]?.[k] ?? []).map((w) => w.text).join(' '), f.value) ? f : undefined);
+  }
+  const v = found[0];
+  if (!v || !found.every((f) => f && same(f.value, v.value))) return fields;
+  if (same(v.value, t.value)) {
+    // every height reads the first's total again on the line the second read another there: the second
+    // misread its digits (totals on two lines are a choice between lines, which reading one again does not settle)
+    if (indices.length > 1) return fields;
+    return { ...fields, totalAmount: { ...t, confidence: roundConfidence(Math.max(t.confidence, SECOND_LOOK_BELOW)) }, evidence: { ...fields.evidence, totalAmount: [...(fields.evidence?.totalAmount ?? []), 'reread-agrees'] } };
+  }
+  return { ...fields, totalAmount: { ...v, confidence: roundConfidence(Math.min(Math.max(v.confidence, t.confidence), 0.8)) }, evidence: { ...fields.evidence, totalAmount: [...(fields.evidence?.totalAmount ?? []), `reread-corrects:${t.value}`] } };
+}
+
+/** The text prints the value's digits (with its cents, or a whole value without them). */
+function printsValue(text: string, value: number): boolean {
+  const digits = text.replace(/[^0-9]/g, '');
+  return digits.includes(Math.abs(value).toFixed(2).replace('.', '')) || (Number.isInteger(value) && digits.includes(String(Math.abs(value))));
 }
 
 export async function secondLookItems(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {

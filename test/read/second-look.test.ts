@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
-import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/read/second-look.js';
+import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, secondLookTotal, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/read/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';
 
@@ -67,6 +67,15 @@ describe('second look at the date', () => {
     const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
     await secondLookDate(doc, sure, ctx, async () => { calls++; return []; });
     expect(calls).toBe(0);
+  });
+
+  it('looks again at a certain date the other reader read otherwise, and corrects it when every height agrees', async () => {
+    let calls = 0;
+    const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
+    const f = await secondLookDate(doc, sure, ctx, async (lines) => { calls++; return reader(REREAD_HEIGHTS.map(() => '18-01-19 21:13 SH01 T4'))(lines); }, true);
+    expect(calls).toBe(1);
+    expect(f.date?.value.slice(0, 10)).toBe('2019-01-18');
+    expect(f.date!.confidence).toBeLessThanOrEqual(0.8);
   });
 
   it('withLine replaces one line and the text', () => {
@@ -161,5 +170,48 @@ describe('the plain reading of a photographed page', () => {
     expect(preferAlternate(doc, named(withConf(first, 0.95, 0.95), 'SHOP', 0.8), altDoc, named(alt, 'SH0P', 0.82)).merchantName!.value).toBe('SHOP');
     // a missing field is taken from the alternate
     expect(preferAlternate(doc, { ...withConf(first, 0.9, 0.95), date: undefined }, altDoc, alt).date?.value).toBe(alt.date!.value);
+  });
+});
+
+describe('second look at a disputed total', () => {
+  const small = documentFromText(['ASIA BAY', 'Sb Total : 52.00', 'Sales Tax 4.30', 'Gratuity 9.36', 'Check Total + 65.6'].join('\n'));
+  const first = extractFields(small, ctx);
+  const other = documentFromText(['ASIA BAY', 'Sub Total 52.00', 'Sales Tax 4.30', 'Gratuity 9.36', 'Check Total 65.66'].join('\n'));
+  const second = extractFields(other, ctx);
+  const byLine = (texts: Record<number, string>) => async (lines: Line[]) => lines.map((line) => REREAD_HEIGHTS.map(() => words(texts[line.index] ?? line.text, line)));
+  it('starts from two readers that differ', () => {
+    expect(first.totalAmount?.value).toBe(52);
+    expect(second.totalAmount?.value).toBe(65.66);
+  });
+  it('reads the lines of both totals again and takes the total every height gives, at most 0.8', async () => {
+    const asked: number[] = [];
+    const read = byLine({ 1: 'Sub Total 52.00', 4: 'Check Total 65.66' });
+    const f = await secondLookTotal(small, first, ctx, async (lines) => { asked.push(...lines.map((l) => l.index)); return read(lines); }, other, second);
+    expect(asked.sort()).toEqual([1, 4]);
+    expect(f.totalAmount?.value).toBe(65.66);
+    expect(f.totalAmount!.confidence).toBeLessThanOrEqual(0.8);
+    expect(f.evidence!.totalAmount).toContain('reread-corrects:52');
+  });
+  it('raises the first total when every height reads it again on the line both readers took; changes nothing when the heights disagree', async () => {
+    // totals on two lines: reading them again does not settle the choice
+    const again = await secondLookTotal(small, first, ctx, byLine({}), other, second);
+    expect(again.totalAmount).toEqual(first.totalAmount);
+    // one line, two readings of its digits
+    const one = documentFromText(['ASIA BAY', 'Sub Total 52.00', 'Check Total 65.66'].join('\n'));
+    const misread = documentFromText(['ASIA BAY', 'Sub Total 52.00', 'Check Total 55.66'].join('\n'));
+    const f1 = extractFields(one, ctx), f2 = extractFields(misread, ctx);
+    expect([f1.totalAmount?.value, f2.totalAmount?.value]).toEqual([65.66, 55.66]);
+    const agreed = await secondLookTotal(one, f1, ctx, byLine({}), misread, f2);
+    expect(agreed.totalAmount?.value).toBe(65.66);
+    expect(agreed.totalAmount!.confidence).toBeGreaterThanOrEqual(SECOND_LOOK_BELOW);
+    expect(agreed.evidence!.totalAmount).toContain('reread-agrees');
+    let n = 0;
+    const mixed = await secondLookTotal(small, first, ctx, async (lines) => lines.map((line) => REREAD_HEIGHTS.map(() => words(line.index === 4 ? (n++ % 2 ? 'Check Total 65.66' : 'Check Total 56.66') : line.index === 1 ? 'Sub Total 52.00' : line.text, line))), other, second);
+    expect(mixed.totalAmount).toEqual(first.totalAmount);
+  });
+  it('does not read again when the readers agree', async () => {
+    let calls = 0;
+    await secondLookTotal(small, first, ctx, async () => { calls++; return []; }, small, first);
+    expect(calls).toBe(0);
   });
 });
