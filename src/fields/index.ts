@@ -24,7 +24,7 @@ import { resolveMoney } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
 import { roundConfidence } from '../resolve/confidence.js';
-import { currencyCandidates } from '../resolve/currency.js';
+import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
 import type { ChosenDate } from '../resolve/dates.js';
 import type { FieldContext, FieldResults, Located } from './types.js';
@@ -69,8 +69,9 @@ function dateField(c: ChosenDate | undefined, withTime: boolean): Located<string
 }
 
 /**
- * The most a document currency other than its country's own is given (a "£" read on a Vietnamese page):
- * below 0.9, where an app that auto-approves does not take it unchecked.
+ * The most a document currency other than its country's own is given (a "£" read on a Vietnamese page),
+ * or one the page does not settle (resolve/currency.ts currencyContested): below 0.9, where an app that
+ * auto-approves does not take it unchecked.
  */
 export const CURRENCY_AGAINST_COUNTRY_MAX = 0.85;
 
@@ -119,12 +120,14 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     if (li.check) out.itemsCheck = li.check;
     out.taxLines = findTaxLines(moneyFacts, locale);
   }
+  let contested: string | undefined;
   if (currency) {
     const anchor = out.totalAmount;
     const printedConf = locale.printedCurrency === currency ? Math.max(0.6, Math.min(0.95, 0.5 + locale.countryConfidence * 0.5)) : Math.max(0.3, Math.min(0.85, locale.countryConfidence));
     // printed against the country's own currency: the two disagree, and a surer country does not make it surer
     const own = locale.currencyCues?.own;
-    const conf = own && own !== currency ? Math.min(printedConf, CURRENCY_AGAINST_COUNTRY_MAX) : printedConf;
+    contested = currencyContested(locale, currency);
+    const conf = (own && own !== currency) || contested ? Math.min(printedConf, CURRENCY_AGAINST_COUNTRY_MAX) : printedConf;
     out.currencyCode = anchor
       ? { ...anchor, value: currency, confidence: roundConfidence(conf), keyword: '-' }
       : { value: currency, confidence: roundConfidence(Math.min(conf, 0.6)), text: doc.lines[0]?.text ?? '', lineIndex: 0, keyword: '-', boxes: [], page: 0 };
@@ -136,7 +139,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     ...(dates.date ? { date: dates.date.evidence } : {}),
     ...(merchantEvidence ?? {}),
     ...(addressEvidence ? { merchantAddress: addressEvidence } : {}),
-    locale: [`country=${locale.countryCode ?? '?'}@${locale.countryConfidence.toFixed(2)}`, `currency=${currency ?? '?'}`, `dayFirst=${locale.dayFirst}`, `decimalComma=${locale.decimalComma}`, `whole=${locale.wholeCurrency}`, ...locale.evidence],
+    locale: [`country=${locale.countryCode ?? '?'}@${locale.countryConfidence.toFixed(2)}`, `currency=${currency ?? '?'}`, `dayFirst=${locale.dayFirst}`, `decimalComma=${locale.decimalComma}`, `whole=${locale.wholeCurrency}`, ...(contested ? [`currency-contested:${contested}`] : []), ...locale.evidence],
   };
   return out;
 }

@@ -28,7 +28,11 @@ export interface Locale extends CountryConventions {
   /** The cues that decided, for debugging. */
   evidence: string[];
   /** What the page says about the currency: weighted votes, printings as a code or word and as a bare symbol, the country's own. */
-  currencyCues?: { votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]> };
+  currencyCues?: {
+    votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]>;
+    /** The part of each country's score its currency symbols gave ("£ 12.00"). */
+    symbolScore: Record<string, number>;
+  };
 }
 
 interface Cue {
@@ -167,6 +171,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   /** Printings of each currency as a code or word, and as a bare symbol. */
   const codeVotes: Record<string, number> = {};
   const symbolCounts: Record<string, number> = {};
+  const symbolScore: Record<string, number> = {};
   const text = doc.text;
   const folded = foldText(text);
   for (const cue of CUES_GLOBAL) {
@@ -176,6 +181,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
     score[cue.country] = (score[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
+    if (cue.symbol) symbolScore[cue.country] = (symbolScore[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
     if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
     if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
@@ -254,7 +260,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(language ? { language } : {}),
     evidence,
     ...(printedCurrency ? { printedCurrency } : {}),
-    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3) },
+    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore },
   };
 }
 

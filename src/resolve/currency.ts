@@ -14,7 +14,7 @@ const cap = (n: number | undefined) => Math.min(3, n ?? 0);
 
 /** Every candidate currency with its features, in a stable order (the locale's choice first). */
 export function currencyCandidates(locale: Locale): TappedCandidate[] {
-  const cues = locale.currencyCues ?? { votes: {}, codes: {}, symbols: {}, own: locale.currency, countries: [] };
+  const cues = locale.currencyCues ?? { votes: {}, codes: {}, symbols: {}, own: locale.currency, countries: [], symbolScore: {} };
   const own = cues.own;
   const langCurrency = languageCurrency(locale.language);
   // the currencies of the runner-up countries, and how far behind the first their cues are
@@ -39,4 +39,34 @@ export function currencyCandidates(locale: Locale): TappedCandidate[] {
     if (Object.entries(cues.symbols).some(([o, n]) => o !== c && n > 0)) f['other-symbol-printed'] = 1;
     return { value: c, features: f };
   });
+}
+
+/** Another currency's sign printed this many times makes it a rival (currencyContested). */
+export const RIVAL_SIGN_COUNT = 2;
+/** A country's cues from this score up make it a rival of a currency that is not its own (currencyContested). */
+export const RIVAL_COUNTRY_SCORE = 1.5;
+
+/**
+ * Why the page does not settle its currency, if it does not. A currency whose code or word is printed,
+ * with no other currency's, is settled. Otherwise: another currency printed, as its code or its sign
+ * twice (`other-currency`: "€" on a page of "£", not the "$" of a dollar country), cues of a country
+ * whose money it is not (`other-country:XX`: a US address on a page of "£"), or nothing but the
+ * symbol itself (`symbol-only`: a "£" that may be another sign misread). Such a currency is given
+ * below 0.9 (fields/index.ts).
+ */
+export function currencyContested(locale: Locale, currency: string): string | undefined {
+  const cues = locale.currencyCues;
+  if (!cues) return undefined;
+  // its code or word printed ("RM", "VND"), and no other currency's: the page settles it, stray signs or not
+  if ((cues.codes[currency] ?? 0) > 0 && !Object.entries(cues.codes).some(([c, n]) => c !== currency && n > 0)) return undefined;
+  const dollarSign = (c: string) => c === 'USD' && DOLLARS.has(currency) && !(cues.codes.USD ?? 0);
+  // another currency printed as its code, or its sign standing twice (once is a smudge as often as not)
+  if (Object.keys(cues.votes).some((c) => c !== currency && !dollarSign(c) && ((cues.codes[c] ?? 0) > 0 || (cues.symbols[c] ?? 0) >= RIVAL_SIGN_COUNT))) return 'other-currency';
+  for (const [country, score] of cues.countries) {
+    const own = CONVENTIONS[country]?.currency;
+    if (score >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
+  }
+  const top = cues.countries[0];
+  if (!(cues.codes[currency] ?? 0) && top && top[1] - (cues.symbolScore[top[0]] ?? 0) < 1) return 'symbol-only';
+  return undefined;
 }

@@ -11,6 +11,27 @@ import type { FieldResults } from '../../src/fields/types.js';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
 
+describe('a currency the page does not settle is given below 0.9', () => {
+  const conf = (lines: string[]) => extractFields(documentFromText(lines.join('\n')), { now: NOW });
+  it('a pound sign beside amounts, with a euro beside others: GBP, held below 0.9', () => {
+    const f = conf(['TOWER BAR', 'KELLS CO. MEATH', '2 MAIN COURSE £20.00', '2 TEA €3.00', 'Total £28.00', 'CASH €28.00', 'VAT No IE 123', 'London SW1A 1AA']);
+    expect(f.currencyCode?.value).toBe('GBP');
+    expect(f.currencyCode!.confidence).toBeLessThan(0.9);
+    expect(f.evidence?.locale).toContain('currency-contested:other-currency');
+  });
+  it('a pound sign on a page with an American address and phone: held below 0.9', () => {
+    const f = conf(['COLONIAL', '2736 Countrywood Pkwy', 'Cordova, TN. 38016', '(901) 368-6150', 'COFFEE £2.00', 'Tax £0.18', 'Total £2.18', 'VAT 20%', 'London SW1A 1AA']);
+    expect(f.currencyCode!.confidence).toBeLessThan(0.9);
+    expect(f.evidence?.locale?.some((e) => e.startsWith('currency-contested:other-country:US'))).toBe(true);
+  });
+  it('a page that settles its currency keeps it high: the ringgit of a Malaysian company printing RM', () => {
+    const f = conf(['KEDAI MAKAN SERI MURNI SDN BHD', 'NO 12 JALAN MAWAR 43300 SERI KEMBANGAN SELANGOR', 'GST REG 000123456789', 'NASI LEMAK RM 8.50', 'TEH TARIK RM 5.60', 'TOTAL RM 14.10', 'CASH RM 20.00', 'CHANGE RM 5.90']);
+    expect(f.currencyCode?.value).toBe('MYR');
+    expect(f.currencyCode!.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(f.evidence?.locale?.some((e) => e.startsWith('currency-contested'))).toBe(false);
+  });
+});
+
 describe('document currency', () => {
   it('a single stray marker on the total does not change the currency of a MYR receipt', () => {
     const d = documentFromText([
