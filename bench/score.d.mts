@@ -65,3 +65,12 @@ export declare function summarize(items: {
   fields: Partial<Record<Field, { correct: boolean; exact?: boolean; hiConf: boolean }>>;
   lineItems?: { gold: number; predicted: number; found: number; allExact: boolean } | null;
 }[]): Summary;
+
+/** Confidence groups of the reliability table: [from, to). */
+export declare const CONFIDENCE_GROUPS: ReadonlyArray<[number, number]>;
+export interface ReliabilityGroup { from: number; to: number; n: number; right: number; meanConfidence: number | null }
+/** Per confidence group, the values of one field given in these report items. */
+export declare function reliabilityGroups(
+  items: ReadonlyArray<{ ok?: Record<string, boolean>; pred?: Record<string, unknown>; conf?: Record<string, number> }>,
+  field: string,
+): ReliabilityGroup[];

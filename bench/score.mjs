@@ -316,3 +316,19 @@ export function summarize(items) {
     speed: { p50: percentile(ms, 50), p95: percentile(ms, 95), mean: ms.length ? ms.reduce((a, b) => a + b, 0) / ms.length : null, max: ms.length ? Math.max(...ms) : null },
   };
 }
+
+/** Confidence groups of the reliability table (bench/reliability.mjs): [from, to); the last holds 1. */
+export const CONFIDENCE_GROUPS = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.0001]];
+
+/**
+ * Per confidence group, the values of one field given in these report items (a prediction made and
+ * scored): how many, how many right, and their mean confidence (null for an empty group).
+ */
+export function reliabilityGroups(items, field) {
+  const given = items.filter((it) => field in (it.ok ?? {}) && it.pred?.[field] !== undefined && it.pred?.[field] !== null)
+    .map((it) => ({ conf: it.conf?.[field] ?? 0, ok: !!it.ok[field] }));
+  return CONFIDENCE_GROUPS.map(([from, to]) => {
+    const g = given.filter((v) => v.conf >= from && v.conf < to);
+    return { from, to: Math.min(to, 1), n: g.length, right: g.filter((v) => v.ok).length, meanConfidence: g.length ? g.reduce((s, v) => s + v.conf, 0) / g.length : null };
+  });
+}

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   normalizeName, levenshtein, levenshteinSimilarity, nameMatches, goldFor, predictionFor, scoreField, scoreLineItems,
-  scoreItem, summarize, percentile, flattenLineItems, halfOf, HALVES,
+  scoreItem, summarize, percentile, flattenLineItems, halfOf, HALVES, reliabilityGroups, CONFIDENCE_GROUPS,
 } from '../bench/score.mjs';
 import type { Gold } from '../bench/score.mjs';
 
@@ -250,5 +250,25 @@ describe('summarize', () => {
     expect(percentile([5], 95)).toBe(5);
     expect(percentile([4, 1, 3, 2], 50)).toBe(2);
     expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+  });
+});
+
+describe('reliabilityGroups (bench/reliability.mjs)', () => {
+  it('groups the values given by confidence, counting the right ones and their mean confidence', () => {
+    const items = [
+      { ok: { totalAmount: true }, pred: { totalAmount: 10 }, conf: { totalAmount: 0.97 } },
+      { ok: { totalAmount: false }, pred: { totalAmount: 11 }, conf: { totalAmount: 0.95 } },
+      { ok: { totalAmount: true }, pred: { totalAmount: 12 }, conf: { totalAmount: 1 } },
+      { ok: { totalAmount: false }, pred: { totalAmount: 13 }, conf: { totalAmount: 0.3 } },
+      // no value given: not in any group; a field not scored: not either
+      { ok: { totalAmount: false }, pred: {}, conf: { totalAmount: 0 } },
+      { ok: {}, pred: { totalAmount: 14 }, conf: { totalAmount: 0.99 } },
+    ];
+    const g = reliabilityGroups(items, 'totalAmount');
+    expect(g).toHaveLength(CONFIDENCE_GROUPS.length);
+    expect(g[0]).toMatchObject({ from: 0, to: 0.5, n: 1, right: 0, meanConfidence: 0.3 });
+    expect(g[5]).toMatchObject({ from: 0.95, to: 1, n: 3, right: 2 });
+    expect(g[5]!.meanConfidence).toBeCloseTo((0.97 + 0.95 + 1) / 3, 10);
+    expect(g[3]).toMatchObject({ n: 0, right: 0, meanConfidence: null });
   });
 });
