@@ -30,7 +30,7 @@ export interface Locale extends CountryConventions {
   /** What the page says about the currency: weighted votes, printings as a code or word and as a bare symbol, the country's own. */
   currencyCues?: {
     votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]>;
-    /** The part of each country's score its currency symbols gave ("£ 12.00"). */
+    /** The part of each country's score the printing of its amounts gave: currency signs ("£ 12.00"), whole-rupiah groups. */
     symbolScore: Record<string, number>;
   };
 }
@@ -89,7 +89,8 @@ const CUES: Cue[] = [
   { re: /(?<![\p{L}\d])R\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d)/u, country: 'ZA', weight: 1, currency: 'ZAR', cap: 4, symbol: true },
   { re: /฿|\bTHB\b|\bBAHT\b|\bBANGKOK\b/i, country: 'TH', weight: 3, currency: 'THB' },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
-  { re: /\bIRELAND\b|\bDUBLIN\b|\bEIRE\b/i, country: 'IE', weight: 2.5 },
+  // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
+  { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
@@ -198,7 +199,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const style = numberStyle(text);
   // Indonesian whole-rupiah amounts: 43.000 / 131,000 with few two-decimal amounts
   if (style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point) {
-    score.ID = (score.ID ?? 0) + 1.5 + ((score.ID ?? 0) > 0 ? 1 : 0);
+    const groups = 1.5 + ((score.ID ?? 0) > 0 ? 1 : 0);
+    for (const m of [score, symbolScore]) m.ID = (m.ID ?? 0) + groups; // symbolScore: how amounts are printed, not where the page is
     evidence.push('ID:whole-groups');
   }
 
@@ -218,7 +220,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     else score.EU_ONLY = score.EU;
     delete score.EU;
   }
-  const ranked = Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]);
+  const ranked = placeBeforeSigns(Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]), symbolScore, evidence);
   const [top, second] = ranked;
   const printedCurrency = Object.entries(currencyVotes).sort((a, b) => b[1] - a[1])[0]?.[0];
   const language = keywordLanguage(cueHits, hints.language);
@@ -262,6 +264,25 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(printedCurrency ? { printedCurrency } : {}),
     currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore },
   };
+}
+
+/** A country known from this much besides currency signs (an address, a telephone number) outranks one known from signs alone. */
+export const PLACE_OVER_SIGNS = 1.5;
+
+/**
+ * Countries ranked by their cues, except that a first country known only from how its amounts are
+ * printed (its score less `symbolScore` below 1: "£" read from smudges or from another currency's sign)
+ * yields to a country whose other cues reach PLACE_OVER_SIGNS ("Dublin, OH", a US telephone number): where a page is, and
+ * so its day/month order, is better told by its address than by signs OCR can make of noise. The
+ * change is noted in `evidence` (`place-before-signs:XX`).
+ */
+export function placeBeforeSigns(ranked: Array<[string, number]>, symbolScore: Record<string, number>, evidence: string[] = []): Array<[string, number]> {
+  const top = ranked[0];
+  if (!top || top[1] - (symbolScore[top[0]] ?? 0) >= 1) return ranked;
+  const place = ranked.find(([c, v]) => c !== top[0] && v - (symbolScore[c] ?? 0) >= PLACE_OVER_SIGNS);
+  if (!place) return ranked;
+  evidence.push(`place-before-signs:${place[0]}`);
+  return [place, ...ranked.filter((r) => r !== place)];
 }
 
 /** A country at least this sure makes a bare "$" (no USD printed) the sign of its own currency. */

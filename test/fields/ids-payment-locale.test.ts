@@ -82,6 +82,18 @@ describe('locale inference', () => {
     expect(l.currency).toBe('USD');
   });
 
+  it('tells a page\'s country by its address before pound signs OCR made of noise ("Dublin, OH" is in the US)', () => {
+    const text = 'meijer\n5 Sawmill Rd\nDublin, OH #58\n07/11/12\n£2 = TOTAL SAVINGS 3.56\n£3 CANDY 1.00\nTOTAL 3.00';
+    const l = inferLocale(documentFromText(text));
+    expect(l.countryCode).toBe('US');
+    expect(l.dayFirst).toBe(false);
+    expect(l.evidence).toContain('place-before-signs:US');
+    expect(fields(text).date?.value.slice(0, 10)).toBe('2012-07-11');
+    // the Irish capital stays Irish; pound signs with no address elsewhere keep their country
+    expect(inferLocale(documentFromText('Temple Bar\nDublin 2\nTotal 10.00')).countryCode).toBe('IE');
+    expect(inferLocale(documentFromText('TEA £2.00\nCAKE £3.00\nTotal £5.00')).countryCode).toBe('GB');
+  });
+
   it('reads the printed decimal style over the country habit', () => {
     const l = inferLocale(documentFromText('Invoice\nSubtotal 1,234.56 EUR\nVAT 234.57 EUR\nTotal 1,469.13 EUR'));
     expect(l.decimalComma).toBe(false);
