@@ -181,8 +181,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     const printed = ((cue.folded ? folded : text).match(g) ?? []).length;
     const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
-    score[cue.country] = (score[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
-    if (cue.symbol) symbolScore[cue.country] = (symbolScore[cue.country] ?? 0) + cue.weight * (1 + 0.25 * (n - 1));
+    const gain = cue.weight * (1 + 0.25 * (n - 1));
+    for (const m of cue.symbol ? [score, symbolScore] : [score]) m[cue.country] = (m[cue.country] ?? 0) + gain;
     if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
     if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
