@@ -261,6 +261,22 @@ describe('OcrPool', () => {
     expect(pool.pending).toBe(0);
   });
 
+  it('reads a region of a known page only, its words in the whole page\'s upright frame (also on a turned page)', async () => {
+    for (const turn of [0, 90] as const) {
+      const page = await rasterPage(png, turn);
+      const rotation = ((360 - turn) % 360) as 0 | 90 | 180 | 270;
+      // the lower half of the upright page: TOTAL, CASH and CHANGE, not the name or the items
+      const r = await readWholePage(pool, page, { rotation, region: { x0: 0, y0: 200, x1: W, y1: H } });
+      const text = r.page.lines.map((l) => l.text).join('\n');
+      expect(text).toContain('TOTAL 12.34');
+      expect(text).toContain('CHANGE 7.66');
+      expect(text).not.toContain('GROCERY');
+      expect(text).not.toContain('MILK');
+      expect(r.page).toMatchObject({ width: W, height: H, rotation });
+      expectNear(findWord(r, '12.34')!.box, drawnBox('TOTAL 12.34', '12.34'));
+    }
+  });
+
   it('reads one line again at several text heights, boxes in the upright frame (also on a turned page)', async () => {
     for (const turn of [0, 90] as const) {
       const page = await rasterPage(png, turn);

@@ -23,6 +23,7 @@ import { readWholePage, rereadLines, toPage } from './whole-page.js';
 import { paperFrameFound } from '../ocr/paper.js';
 import type { RecognizeOptions } from './whole-page.js';
 import { countryLanguage } from '../ocr/languages.js';
+import { textRegion } from './region.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems, secondLookTotal } from './second-look.js';
 import { capUnsettledOrder, combineReadings, readersAgree, swappedOrder } from './combine.js';
 import { readImageFast } from './fast.js';
@@ -212,9 +213,20 @@ async function readOtherAxis(t: Thorough): Promise<boolean> {
   }
 }
 
-/** The one page read again whole (another language, image or scale): its document and simple fields. */
-async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract'): Promise<Reread> {
-  const r = await t.clock.time(stage, () => readWholePage(t.readers.tesseract, page, { languages: t.ctx.languages, ...how, signal: t.signal, rotation: t.document.pages[0]!.rotation }));
+/**
+ * Where the page's text is (read/region.ts): from the second reader's lines, holding the total and date
+ * both readers found. Undefined (the page read whole) without a second reading.
+ */
+function textRegionOf(t: Thorough): Box | undefined {
+  if (!t.second) return undefined;
+  const keep = [t.fields, t.second.fields].flatMap((f) => [...(f.totalAmount?.boxes ?? []), ...(f.date?.boxes ?? [])]);
+  return textRegion(t.second.doc, keep);
+}
+
+/** The one page read again (another language, image or scale), where its text is: its document and simple fields. */
+async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling' | 'region'>, stage = 'reread:tesseract'): Promise<Reread> {
+  const region = how.region ?? textRegionOf(t);
+  const r = await t.clock.time(stage, () => readWholePage(t.readers.tesseract, page, { languages: t.ctx.languages, ...how, ...(region ? { region } : {}), signal: t.signal, rotation: t.document.pages[0]!.rotation }));
   const doc = buildDocument([{ ...r.page, index: 0 }]);
   return { doc, fields: extractFields(doc, { ...t.ctx.fields, extractLineItems: false }) };
 }
@@ -349,10 +361,11 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const only = input.pages.length === 1 ? input.pages[0] : undefined;
   const image = only?.kind === 'raster' && first.pages[0]?.source === 'ocr' ? only : undefined;
   const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document: first, fields: extractFields(first, ctx.fields), rotation: targetRotation, image, own: undefined, ownReading: undefined, second: undefined };
+  // the second reading first: its lines say where the text is for the re-readings (read/region.ts)
+  await readBySecond(t, ahead);
   t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
   await readInOwnLanguage(t);
   // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
-  await readBySecond(t, ahead);
   // noise at one axis: the other axis is read before the page is given up as noise
   if (t.second && readsAsNoise(t.fields, t.second.fields) && budget.allows('other-axis', 'whole', true) && await readOtherAxis(t)) {
     t.own = ownLanguage(t.fields, ctx);

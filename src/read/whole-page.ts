@@ -71,6 +71,11 @@ export interface RecognizeOptions {
   axis?: TextAxis;
   /** Read the page on this axis (0/180 still searched): the other axis of a page read as noise. */
   vertical?: boolean;
+  /**
+   * With `rotation`: read only this part of the page (upright frame at original resolution, as Document
+   * boxes are), at the scale of the whole page; words keep the whole page's frame (see read/region.ts).
+   */
+  region?: Box;
 }
 
 /**
@@ -112,7 +117,7 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   const vertical = opts.vertical ?? (direction ? textIsVertical(direction, opts.axis) : false);
   const base: Rotation = opts.rotation ?? (vertical ? 90 : 0);
   const read = { pool, work, languages: opts.languages, signal };
-  let reading = await readTurned(read, base);
+  let reading = opts.region && !detect ? await readRegion(read, base, opts.region) : await readTurned(read, base);
   let orientationConfidence = 0;
   let evidence: OrientationEvidence | undefined;
   if (detect && direction) {
@@ -145,6 +150,23 @@ async function readTurned(c: PassContext, rotation: Rotation): Promise<Reading> 
   const img = rotateGray(c.work, rotation);
   const { lines } = await c.pool.readPage(img, passOptions(c));
   return { rotation, width: img.width, height: img.height, lines };
+}
+
+/**
+ * A part of the page (upright frame at original resolution) read at a rotation: the crop of the turned
+ * working image, its words placed back in the whole turned image's frame.
+ */
+async function readRegion(c: PassContext, rotation: Rotation, region: Box): Promise<Reading> {
+  const img = rotateGray(c.work, rotation);
+  const turned = rotation === 90 || rotation === 270;
+  const fx = img.width / (turned ? c.work.originalHeight : c.work.originalWidth);
+  const fy = img.height / (turned ? c.work.originalWidth : c.work.originalHeight);
+  const x0 = Math.max(0, Math.floor(region.x0 * fx)), y0 = Math.max(0, Math.floor(region.y0 * fy));
+  const x1 = Math.min(img.width, Math.ceil(region.x1 * fx)), y1 = Math.min(img.height, Math.ceil(region.y1 * fy));
+  if (x1 - x0 < 8 || y1 - y0 < 8) return { rotation, width: img.width, height: img.height, lines: [] };
+  const { lines } = await c.pool.readPage(cropGray(img, x0, y0, x1 - x0, y1 - y0), passOptions(c));
+  const moved = lines.map((l) => l.map((w) => ({ ...w, box: { x0: w.box.x0 + x0, y0: w.box.y0 + y0, x1: w.box.x1 + x0, y1: w.box.y1 + y0 } })));
+  return { rotation, width: img.width, height: img.height, lines: moved };
 }
 
 /**
