@@ -380,7 +380,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const reader = lineReader(t);
   // a date the second reader read otherwise is read again even when sure (small print: one digit misread by one reader)
   const disputed = !!t.fields.date && !!t.second?.fields.date && t.second.fields.date.value !== t.fields.date.value && !swappedOrder(t.fields.date.value, t.second.fields.date.value);
-  if (!settled) t.fields = await secondLookDate(document, t.fields, ctx.fields, reader, disputed);
+  if (!settled) t.fields = await secondLookDate(document, t.fields, ctx.fields, reader, disputed, t.second?.doc);
   if (!settled && t.second) t.fields = await secondLookTotal(document, t.fields, ctx.fields, reader, t.second.doc, t.second.fields);
   if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
   if (!settled && image) await confirmingPasses(t, image);

@@ -25,7 +25,7 @@
  * (all of them, at each text height) and the items are taken from the first reading in which they add
  * up. The arithmetic is the judge, so a re-reading is only used when it makes the receipt consistent.
  */
-import type { Document, Line, Word } from '../document/types.js';
+import type { Box, Document, Line, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
 import { extractFields } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
@@ -108,14 +108,38 @@ export function closestLine(doc: Document, line: Line): number {
 /** With no date at all, at most this many lines holding a time of day are read again to find one. */
 export const MISSING_DATE_LINES = 3;
 
-/** No date was read: the first lines printing a time (dates are printed beside times) are read again; a date two readings of one line agree on is taken, at most 0.8. */
-async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader): Promise<FieldResults> {
-  const lines = doc.lines.filter((l) => doc.pages[l.page]?.source === 'ocr' && parseTime(l.text)).slice(0, MISSING_DATE_LINES);
-  if (!lines.length) return fields;
-  const reads = await read(lines);
-  for (const [j, line] of lines.entries()) {
-    const results = (reads[j] ?? []).filter((ws) => ws.length > 0).map((ws) => extractFields(withLine(doc, line.index, ws), { ...ctx, extractLineItems: false }));
-    const values = results.map((r) => (r.date && r.date.lineIndex === line.index && !isGuess(r.evidence?.date) ? r.date.value : undefined));
+/**
+ * The text inside a text detector's line box: the detector's box is grown around the text (unclip) and
+ * is the bound of a slanted line, about twice the text's height; the line re-readings scale a box's
+ * height to REREAD_HEIGHTS, so a detector's box is taken at half its height, about its centre.
+ */
+export function detectorTextBox(b: Box): Box {
+  const cy = (b.y0 + b.y1) / 2, h = (b.y1 - b.y0) / 4;
+  return { x0: b.x0, y0: cy - h, x1: b.x1, y1: cy + h };
+}
+
+/** A year of this century or the last's, not part of a longer number ("VEN18AR2014" holds one). */
+const YEAR_IN_TEXT = /(?<!\d)(?:19[89]\d|20[0-4]\d)(?!\d)/;
+
+/**
+ * No date was read: the first lines printing a time (dates are printed beside times) are read again; a
+ * date two readings of one line agree on is taken, at most 0.8. When the second reader's reading
+ * (`secondDoc`, same page frame) is given, its lines printing a time or a year that the first reading
+ * has no such line for are read too (at detectorTextBox), in the first reading's closest line (a first
+ * reading of noise on a patterned cloth, where the second read "VEN18AR2014 21:").
+ */
+async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader, secondDoc?: Document): Promise<FieldResults> {
+  const ocr = (d: Document, l: Line) => d.pages[l.page]?.source === 'ocr';
+  const mine = doc.lines.filter((l) => ocr(doc, l) && parseTime(l.text)).map((line) => ({ line, at: line.index }));
+  const theirs = (secondDoc?.lines ?? []).filter((l) => ocr(secondDoc!, l) && (parseTime(l.text) || YEAR_IN_TEXT.test(l.text)))
+    .map((line) => ({ line: { ...line, box: detectorTextBox(line.box) }, at: closestLine(doc, line) }))
+    .filter(({ at }) => at >= 0 && !mine.some((m) => m.at === at));
+  const looks = [...mine, ...theirs].slice(0, MISSING_DATE_LINES);
+  if (!looks.length) return fields;
+  const reads = await read(looks.map((l) => l.line));
+  for (const [j, { at }] of looks.entries()) {
+    const results = (reads[j] ?? []).filter((ws) => ws.length > 0).map((ws) => extractFields(withLine(doc, at, ws), { ...ctx, extractLineItems: false }));
+    const values = results.map((r) => (r.date && r.date.lineIndex === at && !isGuess(r.evidence?.date) ? r.date.value : undefined));
     for (const [k, v] of values.entries()) {
       if (v === undefined || values.filter((x) => x === v).length < 2) continue;
       const found = results[k]!.date!;
@@ -129,11 +153,11 @@ async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldCo
  * A second look at the date: a date below SECOND_LOOK_BELOW, or one the other reader read otherwise
  * (`disputed`: "22-08-2014" against "22-09-2014", a digit of small print misread by one of them), has
  * its line read again at REREAD_HEIGHTS; readings that all agree confirm it or correct it. No date:
- * findMissingDate.
+ * findMissingDate (with the second reader's lines, `secondDoc`, when given).
  */
-export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader, disputed = false): Promise<FieldResults> {
+export async function secondLookDate(doc: Document, fields: FieldResults, ctx: FieldContext, read: LinesReader, disputed = false, secondDoc?: Document): Promise<FieldResults> {
   const date = fields.date;
-  if (!date) return findMissingDate(doc, fields, ctx, read);
+  if (!date) return findMissingDate(doc, fields, ctx, read, secondDoc);
   if (date.confidence >= SECOND_LOOK_BELOW && !disputed) return fields;
   const line = doc.lines[date.lineIndex];
   if (!line || doc.pages[line.page]?.source !== 'ocr') return fields;

@@ -62,6 +62,27 @@ describe('second look at the date', () => {
     expect(one.date).toBeUndefined();
   });
 
+  it('with no date in either reading, reads the second reader\'s line printing a year again, in the first\'s closest line', async () => {
+    // the first reading is noise where the second read the date line with a letter of its month lost
+    const noise = documentFromText(['SE a SS', 'RNR - SY', 'TOTAL EURO 50.00', 'a Ls'].join('\n'));
+    const second = documentFromText(['RESTAURANT SALINE', 'VEN18AR2014 21:', 'TOTAL EURO 50.00', 'MERCI'].join('\n'));
+    const f = extractFields(noise, ctx);
+    expect(f.date).toBeUndefined();
+    expect(extractFields(second, ctx).date).toBeUndefined();
+    const asked: string[] = [];
+    const boxes: number[] = [];
+    const read = async (lines: Line[]) => { asked.push(...lines.map((l) => l.text)); boxes.push(...lines.map((l) => l.box.y1 - l.box.y0)); return reader(REREAD_HEIGHTS.map(() => 'VEN 18 AVR 2014 a 21:35'))(lines); };
+    const found = await secondLookDate(noise, f, ctx, read, false, second);
+    expect(asked).toEqual(['VEN18AR2014 21:']);
+    // the detector's box is read at half its height (its text, not the box grown around it)
+    expect(boxes[0]).toBeCloseTo((second.lines[1]!.box.y1 - second.lines[1]!.box.y0) / 2, 5);
+    expect(found.date!.value.slice(0, 10)).toBe('2014-04-18');
+    expect(found.date!.lineIndex).toBe(1);
+    expect(found.date!.confidence).toBeLessThanOrEqual(0.8);
+    // without the second reading there is no line to read
+    expect((await secondLookDate(noise, f, ctx, read)).date).toBeUndefined();
+  });
+
   it('does not look again at a certain date', async () => {
     let calls = 0;
     const sure = { ...first, date: { ...first.date!, confidence: 0.95 } };
