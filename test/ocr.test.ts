@@ -190,6 +190,23 @@ describe('preprocessing and orientation helpers (no OCR)', () => {
     expect(off).toMatchObject({ photo: false, width: W, height: H });
   });
 
+  it('enlarges a small white page only when its text is small, and never a fixed-size pass or a render', async () => {
+    const page = async (size: number) => {
+      const text = ['GROCERY MART', 'MILK 2.50', 'BREAD 3.10', 'TOTAL 12.34'].map((t, i) => `<text x="10" y="${20 + i * size * 1.6}" font-family="DejaVu Sans Mono" font-size="${size}" fill="#111">${t}</text>`).join('');
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+      return rasterPage(await sharp(Buffer.from(svg)).png().toBuffer());
+    };
+    const small = await loadWorkingImage(await page(9));
+    expect(small.photo).toBe(false);
+    expect(Math.max(small.width, small.height)).toBe(PHOTO_MIN_LONG_SIDE);
+    expect(small.scale).toBeCloseTo(PHOTO_MIN_LONG_SIDE / 400, 2);
+    // the same page with large text is read as it is
+    expect(await loadWorkingImage(await page(28))).toMatchObject({ width: 300, height: 400, scale: 1 });
+    // a pass at a fixed size keeps its size; a PDF render is never enlarged this way
+    expect((await loadWorkingImage(await page(9), { maxLongSide: 600, minLongSide: 600, maxUpscale: 2 })).height).toBe(600);
+    expect(await loadWorkingImage({ ...(await page(9)), renderScale: 1 })).toMatchObject({ width: 300, height: 400 });
+  });
+
   it('greys coloured ink dark, and keeps grey, white, dark and bright colour at their luminance', async () => {
     const px: Array<[number, number, number]> = [
       [0, 0, 0], [255, 255, 255], [128, 128, 128], // black, white, grey
