@@ -61,6 +61,16 @@ describe('locale inference', () => {
     expect(l.decimalComma).toBe(false);
   });
 
+  it('an English page naming no country or currency whose date can only be month-first: US dollars, month-first', () => {
+    const l = inferLocale(documentFromText('Liberty Tree Tavern\nSUSPENDED ON 1/13/2008 12:57:15 PM\nSUBTOTAL 37.47\nAMOUNT DUE 48.34'));
+    expect(l.currency).toBe('USD');
+    expect(l.dayFirst).toBe(false);
+    expect(l.countryCode).toBeUndefined();
+    // a date either way round proves nothing; nor does a page that prints its currency
+    expect(inferLocale(documentFromText('Liberty Tree Tavern\nSUSPENDED ON 1/12/2008 12:57:15 PM\nAMOUNT DUE 48.34')).currency).toBe('');
+    expect(inferLocale(documentFromText('CAFE\n1/13/2008\nTOTAL EUR 48.34')).currency).toBe('EUR');
+  });
+
   it('recognises Indonesia from Rp, Jl. and Indonesian words, with whole rupiah', () => {
     const l = inferLocale(documentFromText('Jl. Sudirman 5\nTotal Rp 43.000\nTunai 50.000\nKembalian 7.000'));
     expect(l.countryCode).toBe('ID');
