@@ -87,6 +87,16 @@ describe('total vs its look-alikes', () => {
   });
 });
 
+describe('a card tender printed as a signed amount', () => {
+  it('"Card QAR -59.00" is the amount paid: the total it equals, which the items add up to, is taken over the largest item', () => {
+    const f = fields(['EAT STREET', 'SALES RECEIPT', 'Tea 12oz 1 13.00', 'Black Po 1 24.00', 'Fruit Salad 22.00', 'Total QAR 59.J0', 'Card QAR -59.00', 'Have a Nice Flight'].join('\n'), { extractLineItems: true });
+    expect(f.totalAmount?.value).toBe(59);
+    expect(f.evidence?.totalAmount).toContain('paid-equal(1)');
+    // a card number is not a payment
+    expect(fields(['SHOP', 'ITEM 4.00', 'TOTAL 4.00', 'CARD NO 4411'].join('\n')).paidAmount).toBeUndefined();
+  });
+});
+
 describe('locale conventions in amounts', () => {
   it('reads Indonesian thousands (43.000 = 43000) and the IDR currency', () => {
     const r = fields(['Indomaret', 'Jl. Sudirman No. 5', 'ROTI 2 5.500 11.000', 'SUSU 1 32.000 32.000', 'TOTAL : 43.000', 'TUNAI : 50.000', 'KEMBALI : 7.000'].join('\n'));
