@@ -167,6 +167,22 @@ export function numberStyle(text: string): { comma: number; point: number; whole
 /** A numeric date that can only be month-first: day 13-31 second ("1/13/2008", "07-27-2009"). */
 const MONTH_FIRST_DATE = /(?<![\d/.-])(?:0?[1-9]|1[0-2])([/-])(?:1[3-9]|2\d|3[01])\1(?:\d{2}|(?:19|20)\d{2})(?![\d/.-])/;
 
+/**
+ * Nothing names the country: stated priors. A receipt priced in "$" and written in English is
+ * month-first (most "$" receipts in English are American); otherwise day-first. Nor a currency printed:
+ * the currency of the keyword language's country, as a guess (given at 0.3); an English page that
+ * prints a date only month-first can be ("1/13/2008"): the United States'.
+ */
+function priorConventions(printedCurrency: string | undefined, language: string | undefined, text: string, euroOnly: boolean, evidence: string[]): CountryConventions {
+  const english = language === undefined || language === 'en';
+  const dollarEnglish = printedCurrency === 'USD' && english;
+  const monthFirstEnglish = !printedCurrency && english && MONTH_FIRST_DATE.test(text);
+  const guess = languageCurrency(language) ?? (monthFirstEnglish ? 'USD' : undefined);
+  if (monthFirstEnglish) evidence.push('prior:month-first-date-english');
+  if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
+  return { currency: printedCurrency ?? guess ?? '', dayFirst: !dollarEnglish && !monthFirstEnglish, decimalComma: euroOnly, wholeCurrency: false };
+}
+
 /** Infers the locale of a document. */
 export function inferLocale(doc: Document, hints: { near?: string; language?: string } = {}): Locale {
   const score: Record<string, number> = {};
@@ -237,16 +253,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     const margin = top[1] - (second?.[1] ?? 0);
     countryConfidence = Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
   } else {
-    // nothing names the country: a stated prior for the day/month order. A receipt priced in "$" and
-    // written in English is month-first (most "$" receipts in English are American); otherwise day-first.
-    const dollarEnglish = printedCurrency === 'USD' && (language === undefined || language === 'en');
-    // nor a currency printed: the currency of the keyword language's country, as a guess (given at 0.3);
-    // an English page that prints a date only month-first can be ("1/13/2008"): the United States'
-    const monthFirstEnglish = !printedCurrency && (language === undefined || language === 'en') && MONTH_FIRST_DATE.test(text);
-    const guess = languageCurrency(language) ?? (monthFirstEnglish ? 'USD' : undefined);
-    if (monthFirstEnglish) evidence.push('prior:month-first-date-english');
-    conv = { currency: printedCurrency ?? guess ?? '', dayFirst: !dollarEnglish && !monthFirstEnglish, decimalComma: !!score.EU_ONLY, wholeCurrency: false };
-    if (dollarEnglish) evidence.push('prior:dollar-english-month-first');
+    conv = priorConventions(printedCurrency, language, text, !!score.EU_ONLY, evidence);
   }
   const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups);
 

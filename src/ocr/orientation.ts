@@ -13,7 +13,7 @@
  * Tesseract's own orientation detection (OSD, legacy engine) was tried and rejected: on rotated copies of
  * corpus receipts it was right 14/48 times on the phone photos and 37/48 on the scans, at 150-260 ms.
  */
-import type { GrayImage } from './preprocess.js';
+import type { GrayImage } from './gray.js';
 import type { TextLineShape } from './reader.js';
 
 /** Long side of the copy the direction is measured on. */

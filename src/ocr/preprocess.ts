@@ -23,6 +23,7 @@ import { paperFrameOf } from './paper.js';
 import { pagePixels, rawOf } from './page-pixels.js';
 import type { PaperFrame } from './paper.js';
 import { AXIS_ANALYSIS_LONG_SIDE, textDirection } from './orientation.js';
+import type { GrayImage } from './gray.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
 
@@ -283,7 +284,7 @@ function unreadable(e: unknown): ReceiptKitError {
 }
 
 /** A grey raster. */
-export interface GrayImage { gray: Buffer; width: number; height: number }
+export type { GrayImage } from './gray.js';
 
 /** Rotates a grey raster clockwise by a multiple of 90° (exact pixel copy, no resampling). */
 export function rotateGray(img: GrayImage, rotation: Rotation): GrayImage {

@@ -11,7 +11,7 @@
  * in read/readers.ts.
  */
 import type { Box } from '../document/types.js';
-import type { GrayImage } from './preprocess.js';
+import type { GrayImage } from './gray.js';
 
 export interface ReadWord { text: string; confidence: number; box: Box }
 
