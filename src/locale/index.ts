@@ -279,19 +279,27 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   };
 }
 
+/** A country whose score less its currency signs' part (`symbolScore`) is below this is known from signs alone. */
+export const SIGNS_ONLY_BELOW = 1;
+
+/** Is this ranked country known only from how its amounts are printed (see SIGNS_ONLY_BELOW)? */
+export function knownFromSignsOnly([country, score]: [string, number], symbolScore: Record<string, number>): boolean {
+  return score - (symbolScore[country] ?? 0) < SIGNS_ONLY_BELOW;
+}
+
 /** A country known from this much besides currency signs (an address, a telephone number) outranks one known from signs alone. */
 export const PLACE_OVER_SIGNS = 1.5;
 
 /**
  * Countries ranked by their cues, except that a first country known only from how its amounts are
- * printed (its score less `symbolScore` below 1: "£" read from smudges or from another currency's sign)
+ * printed (knownFromSignsOnly: "£" read from smudges or from another currency's sign)
  * yields to a country whose other cues reach PLACE_OVER_SIGNS ("Dublin, OH", a US telephone number): where a page is, and
  * so its day/month order, is better told by its address than by signs OCR can make of noise. The
  * change is noted in `evidence` (`place-before-signs:XX`).
  */
 export function placeBeforeSigns(ranked: Array<[string, number]>, symbolScore: Record<string, number>, evidence: string[] = []): Array<[string, number]> {
   const top = ranked[0];
-  if (!top || top[1] - (symbolScore[top[0]] ?? 0) >= 1) return ranked;
+  if (!top || !knownFromSignsOnly(top, symbolScore)) return ranked;
   const place = ranked.find(([c, v]) => c !== top[0] && v - (symbolScore[c] ?? 0) >= PLACE_OVER_SIGNS);
   if (!place) return ranked;
   evidence.push(`place-before-signs:${place[0]}`);

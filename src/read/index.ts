@@ -224,8 +224,8 @@ function textRegionOf(t: Thorough): Box | undefined {
 }
 
 /** The one page read again (another language, image or scale), where its text is: its document and simple fields. */
-async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling' | 'region'>, stage = 'reread:tesseract'): Promise<Reread> {
-  const region = how.region ?? textRegionOf(t);
+async function readAgain(t: Thorough, page: RasterPage, how: Pick<RecognizeOptions, 'languages' | 'enhance' | 'scaling'>, stage = 'reread:tesseract'): Promise<Reread> {
+  const region = textRegionOf(t);
   const r = await t.clock.time(stage, () => readWholePage(t.readers.tesseract, page, { languages: t.ctx.languages, ...how, ...(region ? { region } : {}), signal: t.signal, rotation: t.document.pages[0]!.rotation }));
   const doc = buildDocument([{ ...r.page, index: 0 }]);
   return { doc, fields: extractFields(doc, { ...t.ctx.fields, extractLineItems: false }) };
@@ -365,13 +365,13 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   await readBySecond(t, ahead);
   t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
   await readInOwnLanguage(t);
-  // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
   // noise at one axis: the other axis is read before the page is given up as noise
   if (t.second && readsAsNoise(t.fields, t.second.fields) && budget.allows('other-axis', 'whole', true) && await readOtherAxis(t)) {
     t.own = ownLanguage(t.fields, ctx);
     await readInOwnLanguage(t);
   }
   const document = t.document;
+  // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
   const settled = !!t.second && readersAgree(t.fields, t.second.fields, ['totalAmount', 'date']);
   // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
   if (t.second && readsAsNoise(t.fields, t.second.fields)) budget.stop('both readers read the page as noise (no date, no total)');

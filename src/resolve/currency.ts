@@ -6,7 +6,7 @@
  * (locale/index.ts) until a fitted model is adopted.
  */
 import type { Locale } from '../locale/index.js';
-import { DOLLARS } from '../locale/index.js';
+import { DOLLARS, knownFromSignsOnly } from '../locale/index.js';
 import { CONVENTIONS, languageCurrency } from '../locale/lexicon.js';
 import type { TappedCandidate } from './model.js';
 
@@ -67,6 +67,6 @@ export function currencyContested(locale: Locale, currency: string): string | un
     if (score >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
   }
   const top = cues.countries[0];
-  if (!(cues.codes[currency] ?? 0) && top && top[1] - (cues.symbolScore[top[0]] ?? 0) < 1) return 'symbol-only';
+  if (!(cues.codes[currency] ?? 0) && top && knownFromSignsOnly(top, cues.symbolScore)) return 'symbol-only';
   return undefined;
 }
