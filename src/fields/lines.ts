@@ -47,6 +47,12 @@ export interface LineFacts {
 interface Token { start: number; end: number; canon: string; fuzzy: boolean; canonStart: number }
 
 const GLUED_TOTAL = /^\p{L}{3,}TOTAL$/iu;
+/**
+ * An amount run into the next label, as PaddleOCR reads a line without its spaces ("200,00eCanbio:
+ * 76,00", the € read as e): split before the capitalised word. Only after an amount: "TotalAmount:
+ * 49.60" split into a second total label took a subtotal for the total on a SROIE scan.
+ */
+const GLUED_WORD = /(?<=\d[.,]?\d*\p{Ll}?)(?=\p{Lu}\p{Ll}{2,})/u;
 
 /** Splits a line into word tokens (also at brackets, colons and letter-hyphen-letter), canonicalised. */
 export function tokenize(text: string): { canon: string; tokens: Token[] } {
@@ -66,6 +72,9 @@ export function tokenize(text: string): { canon: string; tokens: Token[] } {
       // a word run into TOTAL, as PaddleOCR reads a line without its spaces ("RECEIPTTOTAL", "OrderTotal")
       const cut = word.length - 5;
       pieces.push({ s: word.slice(0, cut), at: m.index }, { s: word.slice(cut), at: m.index + cut });
+    } else if (/^\d/.test(word) && GLUED_WORD.test(word)) {
+      let at = 0;
+      for (const part of word.split(GLUED_WORD)) { pieces.push({ s: part, at: m.index + at }); at += part.length; }
     } else pieces.push({ s: word, at: m.index });
     for (const piece of pieces) {
       const c = canonicalWord(piece.s);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/fields/index.js';
 import { inferLocale } from '../../src/locale/index.js';
 import { canonicalWord } from '../../src/locale/keywords.js';
-import { keywordHits } from '../../src/fields/lines.js';
+import { keywordHits, tokenize } from '../../src/fields/lines.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { FieldContext } from '../../src/fields/types.js';
 
@@ -125,5 +125,17 @@ describe('keywords tolerate OCR', () => {
     expect(keywordHits('Total Sales (Excluding GST) 51.42').hits[0]!.role).toBe('subtotal');
     expect(keywordHits('Total Sales (Inclusive of GST) 54.50').hits[0]!.role).toBe('total');
     expect(keywordHits('GST @6% included in total RM 1.19').hits[0]!.role).toBe('taxIncluded');
+  });
+
+  it('reads a label run into the amount before it, and a Spanish tendered and change misread by a letter', () => {
+    // PaddleOCR without spaces, the € read as e: "Entregado: 200,00eCanbio: 76,00"
+    expect(keywordHits('Entregado: 200,00eCanbio: 76,00').hits.map((h) => h.role)).toEqual(['paid', 'change']);
+    expect(keywordHits('Entregado: 200,00e Canbio: 76,00').hits.map((h) => h.role)).toEqual(['paid', 'change']);
+    // only after an amount: words run together stay one word ("MikTeaItem" is no "MikTea" + "Item")
+    expect(tokenize('MikTeaItem 19000').canon).toBe('MIKTEAITEM 19000');
+    expect(tokenize('19000MikTea').canon).toBe('19000 MIKTEA');
+    const f = fields(['TATEL MADRID', '1,00 Chipiron 124,00', 'Total (Impuestos Incl.) 124,0', 'Entregado: 200,00eCanbio: 76,00'].join('\n'));
+    expect(f.totalAmount?.value).toBe(124);
+    expect(f.evidence?.totalAmount).toContain('paid-change(2)'); // 200 handed over, 76 back
   });
 });

@@ -9,4 +9,8 @@ export const es: LanguageVocabulary = {
   weekdays: table([0, 'domingo', 'dom'], [1, 'lunes'], [2, 'martes'], [3, 'miercoles'], [4, 'jueves'], [5, 'viernes'], [6, 'sabado']),
   cues: ['FACTURA', 'IMPORTE', 'FECHA', 'TOTAL A PAGAR'],
   taxWords: ['IVA', 'IMPUESTO'],
+  labels: [
+    // "Entregado: 200,00 €  Cambio: 76,00 €": what the customer handed over, beside the change
+    { role: 'paid', strength: 1.8, phrases: ['ENTREGADO', 'IMPORTE ENTREGADO'] },
+  ],
 };
