@@ -117,7 +117,8 @@ describe('engine: text in pictures', () => {
     const pdf = makePdf([{ lines: [...BODY, footer], jpeg: LOGO, jpegRect: LOGO_RECT }]);
     const r = await engine.extract(pdf, { verbose: true }) as VerboseResult;
     expect('data' in r.merchantName && norm(r.merchantName.data)).toBe('NORDWIND TRADING LTD');
-    expect(r.merchantName.confidenceLevel).toBeLessThanOrEqual(0.85); // OCR'd, and a last resort
+    // OCR'd, and a last resort: 0.85 at most from the resolver, which calibration (models/calibration.json) keeps below 0.9
+    expect(r.merchantName.confidenceLevel).toBeLessThan(0.9);
     expect(norm(r.text.text)).toContain('NORDWIND TRADING LTD');
     expect(r.totalAmount).toMatchObject({ data: 627 });
 

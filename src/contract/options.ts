@@ -133,6 +133,12 @@ export const engineOptionsSchema = z.strictObject({
    * page, 4 of a document. Default true; false reads such pages from the text layer alone (faster).
    */
   pdfImageText: z.boolean().optional(),
+  /**
+   * Field confidences mapped by the calibration fitted on the corpus (models/calibration.json,
+   * src/resolve/calibration.ts), so that values given 0.8 are right about 8 times in 10. Default true;
+   * false returns the resolvers' own confidences (what scripts/fit-calibration.mjs refits from).
+   */
+  calibrated: z.boolean().optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),
   /** Default per-call timeout in ms (default none). */
