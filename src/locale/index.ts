@@ -54,7 +54,9 @@ const CUES: Cue[] = [
   { re: /\bSST\b|\bGST\s*(REG|NO|ID)\b|\bGST\s*@?\s*6\s*%/i, country: 'MY', weight: 1.5 },
   { re: /(\+?60|\b0)[1-9]\d?-\d{3,4}\s?\d{4}\b/, country: 'MY', weight: 1 },
   // an amount after Rp, not a long reference number ("LoyaltyCust: RP40011376361")
-  { re: /\bRp\.?\s?(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?![\d.,]?\d)|\bIDR\b|\bRp\b/i, country: 'ID', weight: 3, currency: 'IDR' },
+  { re: /\bRp\.?\s?(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?![\d.,]?\d)|\bIDR\b/i, country: 'ID', weight: 3, currency: 'IDR' },
+  // "Rp" without its amount (a column's "(Rp)"): a sign, which OCR also makes of noise ("RP eh RT" on a Vietnamese photo)
+  { re: /\bRp\b(?!\.?\s?\d)/i, country: 'ID', weight: 3, currency: 'IDR', symbol: true },
   { re: /\b(TUNAI|KEMBALI(AN)?|TOTAL BELANJA|HARGA|KASIR|TERIMA KASIH|PEMBAYARAN|BAYAR|PESANAN|NPWP|PPN|DISKON|BELANJA|PELANGGAN|JUMLAH|MEJA|TANGGAL|TGL|WAKTU|HEMAT|POTONGAN|KONSUMEN|LAYANAN)\b/i, country: 'ID', weight: 1.2, cap: 4 },
   { re: /\bJl\.|\bJln?\.?\s|\bKAB\.|\bKOTA\b|\bKEC\.|\bKel\.|\bGg\./i, country: 'ID', weight: 1 },
   { re: /\bPT\.?\s+[A-Z]|\bCV\.?\s+[A-Z]|\bTbk\b/, country: 'ID', weight: 1 },
@@ -81,16 +83,25 @@ const CUES: Cue[] = [
   { re: /\bHONG\s*KONG\b|\bKOWLOON\b/i, country: 'HK', weight: 2.5 },
   { re: /\bAED\b|\bDIRHAMS?\b|\bDHS\b/i, country: 'AE', weight: 3, currency: 'AED' },
   { re: /\bDUBAI\b|\bABU\s*DHABI\b|\bSHARJAH\b|\bU\.A\.E\b|\bUAE\b/i, country: 'AE', weight: 2.5 },
-  { re: /\bOMR\b|\bMUSCAT\b|\bSULTANATE\s+OF\s+OMAN\b/i, country: 'OM', weight: 3, currency: 'OMR' },
-  { re: /\bQAR\b|\bDOHA\b|\bQATAR\b/i, country: 'QA', weight: 3, currency: 'QAR' },
-  { re: /\bPHP\b|₱|\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b/i, country: 'PH', weight: 3, currency: 'PHP' },
-  { re: /\bZAR\b|\bSOUTH\s+AFRICA\b|\bJOHANNESBURG\b|\bCAPE\s+TOWN\b|\bDURBAN\b|\bPRETORIA\b/i, country: 'ZA', weight: 3, currency: 'ZAR' },
+  // a currency's code printed is a printing of the currency; a place name is where the page is, and votes no currency
+  // (a Vietnamese receipt printing "SINGAPORE" on a product line was given Singapore dollars over a sure Vietnam)
+  { re: /\bOMR\b/i, country: 'OM', weight: 3, currency: 'OMR' },
+  { re: /\bMUSCAT\b|\bSULTANATE\s+OF\s+OMAN\b/i, country: 'OM', weight: 3 },
+  { re: /\bQAR\b/i, country: 'QA', weight: 3, currency: 'QAR' },
+  { re: /\bDOHA\b|\bQATAR\b/i, country: 'QA', weight: 3 },
+  { re: /\bPHP\b|₱/i, country: 'PH', weight: 3, currency: 'PHP' },
+  { re: /\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b/i, country: 'PH', weight: 3 },
+  { re: /\bZAR\b/i, country: 'ZA', weight: 3, currency: 'ZAR' },
+  { re: /\bSOUTH\s+AFRICA\b|\bJOHANNESBURG\b|\bCAPE\s+TOWN\b|\bDURBAN\b|\bPRETORIA\b/i, country: 'ZA', weight: 3 },
   // the rand's sign glued to an amount with cents ("R288.40"): a symbol, so an "RM" read without its M does not outweigh a sure Malaysia
   { re: /(?<![\p{L}\d])R\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d)/u, country: 'ZA', weight: 1, currency: 'ZAR', cap: 4, symbol: true },
-  { re: /฿|\bTHB\b|\bBAHT\b|\bBANGKOK\b/i, country: 'TH', weight: 3, currency: 'THB' },
+  { re: /฿|\bTHB\b|\bBAHT\b/i, country: 'TH', weight: 3, currency: 'THB' },
+  { re: /\bBANGKOK\b/i, country: 'TH', weight: 3 },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
   // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
   { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
+  // its other cities and counties, as addresses print them ("KERRY PIKE VILLAGE, CORK.")
+  { re: /\b(?:CORK|GALWAY|LIMERICK|WATERFORD|KILKENNY|SLIGO|DROGHEDA|DUNDALK|WEXFORD|ATHLONE|KILLARNEY|TRALEE|LETTERKENNY|NAVAN|CO\.?\s+(?:KERRY|CLARE|MAYO|DONEGAL|WICKLOW|KILDARE|MEATH|TIPPERARY))\b(?!,?\s*[A-Z]{2}\s+\d{5})/i, country: 'IE', weight: 2.5 },
   { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
@@ -103,14 +114,20 @@ const CUES: Cue[] = [
   { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
   // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
   { re: /\b[A-Z]{4,}(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\d{5}\b/, country: 'US', weight: 1.5 },
-  { re: /\bS\$|\bSGD\b|\bSINGAPORE\b/i, country: 'SG', weight: 3, currency: 'SGD' },
+  { re: /\bSGD\b/i, country: 'SG', weight: 3, currency: 'SGD' },
+  // "S$" is a sign, and OCR makes it of Vietnamese "Số" ("S$ cho: 09")
+  { re: /\bS\$/, country: 'SG', weight: 3, currency: 'SGD', symbol: true },
+  { re: /\bSINGAPORE\b/i, country: 'SG', weight: 3 },
   { re: /\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
   // a pound sign before an amount; one standing alone is often a smudge or another currency's mark misread
   { re: /£\s?\d/, country: 'GB', weight: 3, currency: 'GBP', symbol: true },
   { re: /£(?!\s?\d)/, country: 'GB', weight: 1, currency: 'GBP', symbol: true },
   { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },
   { re: /\bVAT\b/, country: 'GB', weight: 0.8 },
-  { re: /₹|\bINR\b|\bRs\.?\s?\d|\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3, currency: 'INR' },
+  { re: /\bINR\b/i, country: 'IN', weight: 3, currency: 'INR' },
+  // the rupee's signs before an amount on the same line: signs, which OCR makes of noise ("RS\n9", "RS 7" on a Vietnamese photo)
+  { re: /₹|\bRs\.?[ \t]?\d/i, country: 'IN', weight: 3, currency: 'INR', symbol: true },
+  { re: /\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3 },
   { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\b(?:TOTAL|MONTANT|PRIX)\s*HT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
   { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b|\bDatum\b|\bStraße\b|\bstr\.\s/i, country: 'DE', weight: 1.5, cap: 4 },
   // German shop words, and a PLZ before a capitalised city name (also French, Italian, Spanish: weak)
@@ -255,7 +272,11 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   } else {
     conv = priorConventions(printedCurrency, language, text, !!score.EU_ONLY, evidence);
   }
-  const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups);
+  // the signs lost the country to a place told by more than one cue (PLACE_DOUBTS_SIGNS), not by a language's words
+  // alone (a Vietnamese restaurant abroad prints "Cam on"), nor by one generic mark (a British bookshop's "N°")
+  const placed = evidence.find((e) => e.startsWith('place-before-signs:'))?.slice('place-before-signs:'.length);
+  const signsDoubted = !!placed && (score[placed] ?? 0) - (symbolScore[placed] ?? 0) - (printedIn?.country === placed ? printedIn.weight : 0) >= PLACE_DOUBTS_SIGNS;
+  const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups, signsDoubted);
 
   // the number style printed beats the country's habit
   let decimalComma = conv.decimalComma;
@@ -306,6 +327,13 @@ export function placeBeforeSigns(ranked: Array<[string, number]>, symbolScore: R
   return [place, ...ranked.filter((r) => r !== place)];
 }
 
+/**
+ * A place put before the signs (placeBeforeSigns) whose own cues, besides signs and language words, weigh
+ * this much also takes the currency from them: more than one cue ("TVA", "SIREN", "RCS" on a French
+ * receipt whose € tesseract read as £; a US telephone number and "Natomas, CA"), not one generic mark.
+ */
+export const PLACE_DOUBTS_SIGNS = 2;
+
 /** A country at least this sure makes a bare "$" (no USD printed) the sign of its own currency. */
 export const DOLLAR_SIGN_OWN_FROM = 0.6;
 
@@ -316,12 +344,13 @@ export const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD',
  * The currency: the country's own unless the page prints another one convincingly. A printed code or
  * word (EUR, GBP, VND) is convincing; a bare symbol is when the country is unsure (< 0.6) or the symbol
  * stands twice and beside at least SYMBOL_SHARE_OF_AMOUNTS of the page's `amounts`, and never against
- * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng); a bare "$" is
+ * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng), nor when the
+ * signs already lost the country to a place (`signsDoubted`, placeBeforeSigns); a bare "$" is
  * the country's dollar, or its own currency's sign when the country is sure (DOLLAR_SIGN_OWN_FROM).
  * With no country, what is printed.
  */
 export function chooseCurrency(own: string, countryConfidence: number, printed: string | undefined,
-  votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>, amounts = 0): string {
+  votes: Record<string, number>, codes: Record<string, number>, symbols: Record<string, number>, amounts = 0, signsDoubted = false): string {
   if (!printed || printed === own) return own || printed || '';
   if (!own) return printed;
   // "$" alone is the dollar of the country: Australian, Canadian, Singapore dollars print it too; and in a
@@ -330,6 +359,9 @@ export function chooseCurrency(own: string, countryConfidence: number, printed: 
   if ((votes[printed] ?? 0) < 2) return own;
   if ((codes[own] ?? 0) > 0 && (codes[printed] ?? 0) <= (codes[own] ?? 0)) return own;
   if ((codes[printed] ?? 0) > 0) return printed;
+  // the signs already lost the country to a place (placeBeforeSigns): they do not win its currency either
+  // (a Cork restaurant's € read as £ by tesseract: Ireland by its address, and so euro)
+  if (signsDoubted) return own;
   // a symbol that stands twice, and beside a fair share of the amounts: two smudges among twenty amounts are not
   const n = symbols[printed] ?? 0;
   return countryConfidence < 0.6 || (n >= 2 && n >= SYMBOL_SHARE_OF_AMOUNTS * amounts) ? printed : own;

@@ -67,6 +67,28 @@ describe('document currency', () => {
     expect(extractFields(documentFromText('Cam on\nTotal £ 12.00\nCash £ 20.00'), { now: NOW }).currencyCode?.value).toBe('GBP');
   });
 
+  it('a place name is where the page is, not a printing of its currency; a sign needs its amount on its own line', () => {
+    const vn = ['HOA DON BAN HANG', 'Pho Ha Noi', 'Mi xao Singapore 1 45,000', 'S$ cho: 09', 'Tong tien 45,000', 'Tien mat 50,000', 'Tra lai 5,000', 'Cam on quy khach'];
+    expect(extractFields(documentFromText(vn.join('\n')), { now: NOW }).currencyCode?.value).toBe('VND');
+    // "RS" at a line's end before a number on the next line is no rupee sign
+    const noisy = ['HOA DON BAN HANG', 'Tong tien 45,000 RS', '9 Tien mat 50,000', 'Cam on quy khach'];
+    expect(extractFields(documentFromText(noisy.join('\n')), { now: NOW }).currencyCode?.value).toBe('VND');
+    expect(extractFields(documentFromText('GRAND HOTEL\nTotal Rs. 1,250.00\nCGST 2.5% 31.25'), { now: NOW }).currencyCode?.value).toBe('INR');
+  });
+
+  it('signs that lost the country to its place do not win its currency (a euro read as a pound)', () => {
+    const fr = ['LE PETIT BISTROT', 'SIREN 123 456 789 RCS Lyon', 'Plat du jour £15.50', 'Dessert £6.00', 'TOTAL TTC £21.50', 'TVA 10% 1.95'];
+    const f = extractFields(documentFromText(fr.join('\n')), { now: NOW });
+    expect(f.evidence?.locale).toContain('place-before-signs:FR');
+    expect(f.currencyCode?.value).toBe('EUR');
+    expect(f.currencyCode!.confidence).toBeLessThan(0.9);
+    const ie = ['RAJ GAYLORD', 'KERRY PIKE VILLAGE, CORK.', '1 CHICKEN JAL FREZI £15.95', '1 PILAU RICE £3.50', '7 Total £19.45'];
+    expect(extractFields(documentFromText(ie.join('\n')), { now: NOW }).currencyCode?.value).toBe('EUR');
+    // one generic mark ("N°") may place the page, but does not outweigh the pound signs beside every amount
+    const gb = ['VOLUME ONE BOOKSHOP', 'N° 601 DRAWER 1', 'ADULT P/BACK £5.99', 'TOTAL £5.99', 'CASH £20.00', 'CHANGE £14.01'];
+    expect(extractFields(documentFromText(gb.join('\n')), { now: NOW }).currencyCode?.value).toBe('GBP');
+  });
+
   it('with no country and no currency printed, the keyword language\'s country\'s currency is a guess, given low', () => {
     const f = extractFields(documentFromText(['BOULANGERIE DU COIN', 'Date de vente 12/03/2024', 'Croissant 1,20', 'Baguette 1,10', 'TOTAL 2,30', 'Paiement carte 2,30'].join('\n')), { now: NOW });
     expect(f.currencyCode?.value).toBe('EUR');
