@@ -78,8 +78,9 @@ export function checkModel(m: unknown, where: string): CalibrationModel {
   if (!model || model.version !== 1 || typeof model.fields !== 'object' || model.fields === null) bad('version 1 with fields');
   for (const [k, map] of Object.entries(model.fields)) {
     if (!(CALIBRATED_FIELDS as readonly string[]).includes(k)) bad(`unknown field ${k}`);
-    const { x, y } = map as CalibrationMap;
+    const { x, y, hiFrom } = map as CalibrationMap;
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || !x.length) bad(`${k}: x and y of one length`);
+    if (hiFrom !== undefined && !(hiFrom >= HI && hiFrom <= 1)) bad(`${k}: hiFrom in [0.9, 1]`);
     for (let i = 0; i < x.length; i++) {
       if (!(x[i]! >= 0 && x[i]! <= 1 && y[i]! >= 0 && y[i]! <= 1)) bad(`${k}: knots in [0, 1]`);
       if (i && !(x[i]! > x[i - 1]! && y[i]! >= y[i - 1]!)) bad(`${k}: x increasing, y non-decreasing`);

@@ -54,6 +54,8 @@ describe('checkModel', () => {
     expect(() => checkModel({ version: 1, fields: { date: { x: [0.4], y: [1.2] } } }, 'm')).toThrow(/\[0, 1\]/);
     expect(() => checkModel({ version: 1, fields: { tipAmount: { x: [0.4], y: [0.5] } } }, 'm')).toThrow(/unknown field/);
     expect(() => checkModel({ version: 2, fields: {} }, 'm')).toThrow(/version 1/);
+    // a map that would raise values under 0.9 past it is refused
+    expect(() => checkModel({ version: 1, fields: { date: { x: [0.4, 0.9], y: [0.5, 0.95], hiFrom: 0.5 } } }, 'm')).toThrow(/hiFrom/);
   });
   it('the shipped model is valid, covers the total, date, name and currency, and was fitted on tune halves', () => {
     const m = defaultCalibration();
