@@ -256,7 +256,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     else score.EU_ONLY = score.EU;
     delete score.EU;
   }
-  const ranked = placeBeforeSigns(Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]), symbolScore, evidence);
+  const byScore = Object.entries(score).filter(([c]) => c !== 'EU_ONLY').sort((a, b) => b[1] - a[1]);
+  const ranked = placeBeforeSigns(byScore, symbolScore, evidence);
   const [top, second] = ranked;
   const printedCurrency = Object.entries(currencyVotes).sort((a, b) => b[1] - a[1])[0]?.[0];
   const language = keywordLanguage(cueHits, hints.language);
@@ -274,8 +275,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   }
   // the signs lost the country to a place told by more than one cue (PLACE_DOUBTS_SIGNS), not by a language's words
   // alone (a Vietnamese restaurant abroad prints "Cam on"), nor by one generic mark (a British bookshop's "N°")
-  const placed = evidence.find((e) => e.startsWith('place-before-signs:'))?.slice('place-before-signs:'.length);
-  const signsDoubted = !!placed && (score[placed] ?? 0) - (symbolScore[placed] ?? 0) - (printedIn?.country === placed ? printedIn.weight : 0) >= PLACE_DOUBTS_SIGNS;
+  const placed = ranked[0] !== byScore[0] ? ranked[0] : undefined;
+  const signsDoubted = !!placed && besideSigns(placed, symbolScore) - (printedIn?.country === placed[0] ? printedIn.weight : 0) >= PLACE_DOUBTS_SIGNS;
   const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups, signsDoubted);
 
   // the number style printed beats the country's habit
@@ -303,9 +304,12 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
 /** A country whose score less its currency signs' part (`symbolScore`) is below this is known from signs alone. */
 export const SIGNS_ONLY_BELOW = 1;
 
+/** A ranked country's score less the part its currency signs gave it: what its place, tax and words say. */
+const besideSigns = ([country, score]: [string, number], symbolScore: Record<string, number>): number => score - (symbolScore[country] ?? 0);
+
 /** Is this ranked country known only from how its amounts are printed (see SIGNS_ONLY_BELOW)? */
-export function knownFromSignsOnly([country, score]: [string, number], symbolScore: Record<string, number>): boolean {
-  return score - (symbolScore[country] ?? 0) < SIGNS_ONLY_BELOW;
+export function knownFromSignsOnly(ranked: [string, number], symbolScore: Record<string, number>): boolean {
+  return besideSigns(ranked, symbolScore) < SIGNS_ONLY_BELOW;
 }
 
 /** A country known from this much besides currency signs (an address, a telephone number) outranks one known from signs alone. */
@@ -321,7 +325,7 @@ export const PLACE_OVER_SIGNS = 1.5;
 export function placeBeforeSigns(ranked: Array<[string, number]>, symbolScore: Record<string, number>, evidence: string[] = []): Array<[string, number]> {
   const top = ranked[0];
   if (!top || !knownFromSignsOnly(top, symbolScore)) return ranked;
-  const place = ranked.find(([c, v]) => c !== top[0] && v - (symbolScore[c] ?? 0) >= PLACE_OVER_SIGNS);
+  const place = ranked.find((r) => r[0] !== top[0] && besideSigns(r, symbolScore) >= PLACE_OVER_SIGNS);
   if (!place) return ranked;
   evidence.push(`place-before-signs:${place[0]}`);
   return [place, ...ranked.filter((r) => r !== place)];

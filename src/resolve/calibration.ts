@@ -54,7 +54,7 @@ export function calibrate(c: number, m: CalibrationMap | undefined): number {
     const t = (c - x[i - 1]!) / (x[i]! - x[i - 1]!);
     v = y[i - 1]! + t * (y[i]! - y[i - 1]!);
   }
-  const out = roundConfidence(Math.min(0.99, Math.max(0.01, v)));
+  const out = roundConfidence(v); // within [0.01, 0.99]
   // after rounding: 0.8955 rounds to 0.9 (a wrong SROIE total at 0.86 did)
   return out >= HI && m.hiFrom !== undefined && c < m.hiFrom ? HI - 0.01 : out;
 }
