@@ -1,30 +1,35 @@
 #!/usr/bin/env node
 /**
- * Fits the field models and writes models/fields.json (not read by the library yet: the resolver still
- * ranks by its hand-set scores; issue 34). Re-run after anything that
- * changes the readings (OCR, orientation, scaling) or the features:
+ * Fits the field models and writes models/fields.json, which the library ranks the total's candidates
+ * by (src/resolve/field-model.ts; engine option `ranking: 'hand-set'` for the rules' own scores). Re-run
+ * after anything that changes the readings (OCR, orientation, scaling) or the features:
  *
- *   npm run build && RK_OCR_CACHE=.bench-tmp/ocr-cache node scripts/fit-fields.mjs --collect   # then fits
- *   node scripts/fit-fields.mjs                      # refit from the collected data only
+ *   npm run build && RK_OCR_CACHE=.bench-tmp/ocr-cache node scripts/fit-fields.mjs --collect --fields total --prior hand-set
+ *   node scripts/fit-fields.mjs --fields total --prior hand-set     # refit from the collected data only
  *   node scripts/fit-fields.mjs --collect --dataset sroie,us_uk_eu_receipts --dry-run
  *
  * Collect (--collect): every corpus file (both halves, default every dataset) is extracted by the real
  * engine with its OCR readings replayed (bench/replay-engine.mjs, RK_OCR_CACHE; a reading not recorded
  * is made live and recorded), with the bench's options ({"pageBudgetMs":0} engine, verbose, line items).
  * The resolver tells `candidateTaps` (dist/resolve/model.js) every candidate of every field it weighed,
- * with its features; each is labelled right or wrong against the corpus label (total within 0.005,
- * currency equal to the label's ISO code). Written to --data (default .bench-tmp/fields-data.jsonl),
- * one line a file, with the engine's final answer; --results DIR also writes DIR/<dataset>.jsonl of
- * {file, result} for /work/shared/tools/why-wrong.mjs.
+ * with its features and the rules' hand-set score; each is labelled right or wrong against the corpus
+ * label (total within 0.005, currency equal to the label's ISO code). Written to --data (default
+ * .bench-tmp/fields-data.jsonl), one line a file, with the engine's final answer; --results DIR also
+ * writes DIR/<dataset>.jsonl of {file, result} for /work/shared/tools/why-wrong.mjs.
  *
- * Fit: per field, a logistic regression of "this candidate is right" on its features (Newton's method,
- * L2 penalty --lambda, sign constraints where a term's direction is known: a weight fitted with the
- * wrong sign is held at 0 and the rest refitted), on the TUNE half only (bench/score.mjs halfOf).
- * A resolver using the model would rank by its log-odds. Calibration (Platt): a logistic regression of "the top candidate
- * is right" on the top's log-odds and its margin over the first rival, fitted on out-of-fold log-odds
- * (K folds of tune files), so the confidence is the share of such choices that were right. Reported:
- * cross-validated top-1 accuracy (model vs the hand-set scores on the same groups), log-loss, and a
- * reliability table of the calibrated out-of-fold confidences; the check half is left to the bench.
+ * Fit, per field, on the TUNE half only (bench/score.mjs halfOf), each file weighing one however many
+ * candidate lists its readings gave:
+ * - --loss listwise (default): a conditional logit, the right candidate's share of exp(score) within
+ *   its list maximised; --loss pointwise: a logistic regression of "this candidate is right".
+ * - Newton's method with an L2 penalty (--lambda, default auto: the value of a grid with the best
+ *   cross-validated top-1, ties to the larger), centred on 0 or, with --prior hand-set, on the rules'
+ *   hand-set numbers (recovered from the tapped scores by least squares; the fit prints how exactly).
+ * - Sign constraints where a term's direction is known: a weight fitted with the wrong sign is held at 0
+ *   and the rest refitted.
+ * Reported: cross-validated top-1 (model vs the hand-set scores on the same lists), the check halves'
+ * top-1 with the weights fitted on the tune halves (reported, never used to choose anything), log-loss,
+ * and a Platt scaling of the out-of-fold tops with its reliability table (reported only: the library
+ * keeps the terms' confidence, which models/calibration.json maps).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +40,8 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
 const has = (name) => argv.includes(`--${name}`);
-const lambda = Number(opt('lambda', '1'));
+const LAMBDA_OPT = opt('lambda', 'auto');
+const LAMBDA_GRID = [0.1, 0.3, 1, 3, 10, 30];
 const K = Number(opt('folds', '5'));
 const dataFile = path.resolve(opt('data', path.join(repo, '.bench-tmp', 'fields-data.jsonl')));
 const out = path.resolve(opt('out', path.join(repo, 'models', 'fields.json')));
@@ -144,6 +150,88 @@ function fitSigned(rows, names, signs, lam) {
   }
 }
 
+/**
+ * Listwise (conditional logit): within each candidate list, P(candidate) = softmax of its log-odds, and the
+ * fit maximises the probability of the right candidate (lists with no right candidate carry no ranking
+ * information and are left out). No bias: it cancels within a list. Newton's method, L2 `lam`, `fixed`
+ * indices (of names) held at 0. Returns weights in a vector of names.length + 1 with beta[0] = 0.
+ */
+function fitListwiseFree(groups, names, lam, fixed, prior) {
+  const P = names.length;
+  const idx = new Map(names.map((n, k) => [n, k]));
+  const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1).map((g) => ({
+    w: 1 / (g.weightDiv ?? 1),
+    xs: g.cands.map((c) => { const x = new Float64Array(P); for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v; return x; }),
+    right: g.cands.findIndex((c) => c.y),
+  }));
+  const active = [...Array(P).keys()].filter((k) => !fixed.has(k + 1));
+  const beta = new Float64Array(P);
+  if (prior) for (const k of active) beta[k] = prior[k];
+  for (let iter = 0; iter < 80; iter++) {
+    const g = new Float64Array(P);
+    const H = Array.from({ length: P }, () => new Float64Array(P));
+    for (const L of lists) {
+      const zs = L.xs.map((x) => { let s = 0; for (let k = 0; k < P; k++) if (x[k]) s += beta[k] * x[k]; return s; });
+      const mx = Math.max(...zs);
+      const es = zs.map((v) => Math.exp(v - mx));
+      const sum = es.reduce((a, b) => a + b, 0);
+      const ps = es.map((e) => e / sum);
+      const m = new Float64Array(P);
+      L.xs.forEach((x, i) => { for (let k = 0; k < P; k++) if (x[k]) m[k] += ps[i] * x[k]; });
+      const xr = L.xs[L.right];
+      for (let k = 0; k < P; k++) g[k] += L.w * (m[k] - xr[k]);
+      L.xs.forEach((x, i) => { for (let k = 0; k < P; k++) { const a = x[k] - m[k]; if (!a) continue; for (let l = 0; l < P; l++) { const b = x[l] - m[l]; if (b) H[k][l] += L.w * ps[i] * a * b; } } });
+    }
+    for (let k = 0; k < P; k++) { g[k] += lam * (beta[k] - (prior?.[k] ?? 0)); H[k][k] += lam + 1e-9; }
+    const sub = solve(active.map((k) => active.map((l) => H[k][l])), active.map((k) => g[k]));
+    let change = 0;
+    active.forEach((k, i) => { beta[k] -= sub[i]; change = Math.max(change, Math.abs(sub[i])); });
+    if (change < 1e-7) break;
+  }
+  const out = new Float64Array(P + 1);
+  for (let k = 0; k < P; k++) out[k + 1] = beta[k];
+  return out;
+}
+
+/**
+ * The hand-set weights as a prior (--prior hand-set): each candidate's tapped rank score `s` is a sum of
+ * its features times the rules' hand-set numbers, so least squares of s on the features recovers them
+ * (the fit prints how exactly). The listwise fit is then penalised by its distance from them, not from 0:
+ * the data move the hand-set numbers as far as they earn.
+ */
+function handSetPrior(groups, names) {
+  const P = names.length;
+  const idx = new Map(names.map((n, k) => [n, k]));
+  const A = Array.from({ length: P }, () => new Float64Array(P)), b = new Float64Array(P);
+  const rows = [];
+  for (const g of groups) for (const c of g.cands) {
+    if (typeof c.s !== 'number') continue;
+    const x = new Float64Array(P); for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v;
+    rows.push([x, c.s]);
+    for (let k = 0; k < P; k++) if (x[k]) { b[k] += x[k] * c.s; for (let l = 0; l < P; l++) if (x[l]) A[k][l] += x[k] * x[l]; }
+  }
+  for (let k = 0; k < P; k++) A[k][k] += 1e-6;
+  const w = solve(A.map((r) => [...r]), [...b]);
+  const resid = Math.max(0, ...rows.map(([x, s]) => Math.abs(x.reduce((a, v, k) => a + v * w[k], 0) - s)));
+  return { w, resid };
+}
+
+let PRIOR_NOTE;
+function fitListwise(groups, names, signs, lam) {
+  const fixed = new Set();
+  let prior;
+  if (opt('prior', '') === 'hand-set') { const hp = handSetPrior(groups, names); prior = hp.w; PRIOR_NOTE = `hand-set prior recovered, largest residual ${hp.resid.toExponential(2)}`; }
+  for (;;) {
+    const beta = fitListwiseFree(groups, names, lam, fixed, prior);
+    const bad = names.map((n, k) => [k + 1, beta[k + 1] * (signs[k] || 0)]).filter(([k, s]) => !fixed.has(k) && s < -1e-9).sort((a, b) => a[1] - b[1]);
+    if (!bad.length) return { beta, held: [...fixed].map((k) => names[k - 1]) };
+    fixed.add(bad[0][0]);
+  }
+}
+
+const LOSS = opt('loss', 'listwise');
+const fitModel = (groups, names, signs, lam) => (LOSS === 'pointwise' ? fitSigned(rowsOf(groups, names), names, signs, lam) : fitListwise(groups, names, signs, lam));
+
 // ---------------------------------------------------------------- fit one field
 const sigmoid = (z) => 1 / (1 + Math.exp(-z));
 
@@ -183,7 +271,9 @@ function topOf(g, score) {
   const ranked = g.cands.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || (typeof b.c.v === 'number' ? b.c.v - a.c.v : 0));
   const top = ranked[0];
   const rival = ranked.find((r) => String(r.c.v) !== String(top.c.v) && r !== top);
-  return { top: top.c, zt: top.s, zr: rival?.s };
+  const mx = top.s;
+  const share = 1 / ranked.reduce((a, r) => a + Math.exp(r.s - mx), 0);
+  return { top: top.c, zt: top.s, zr: rival?.s, share };
 }
 
 function reliability(pairs) {
@@ -205,23 +295,36 @@ function fitField(field, records) {
   const signs = names.map((n) => signOf(field, n));
   const files = [...perFile.keys()].sort();
   const foldOf = new Map(files.map((f, i) => [f, i % K]));
+  // the penalty: given, or the grid's value with the best cross-validated top-1 on the tune half (ties: the larger)
+  const cvTop1 = (lam) => {
+    let right = 0, all = 0;
+    for (let k = 0; k < K; k++) {
+      const { beta } = fitModel(groups.filter((g) => foldOf.get(g.file) !== k), names, signs, lam);
+      for (const g of groups.filter((g) => foldOf.get(g.file) === k)) { all += 1 / g.weightDiv; right += topOf(g, (c) => z(beta, names, c.f)).top.y / g.weightDiv; }
+    }
+    return right / all;
+  };
+  const grid = LAMBDA_OPT === 'auto' ? LAMBDA_GRID.map((l) => [l, cvTop1(l)]) : [];
+  const lambda = LAMBDA_OPT === 'auto' ? grid.reduce((a, b) => (b[1] >= a[1] - 1e-12 ? b : a))[0] : Number(LAMBDA_OPT);
   // cross-validation: out-of-fold log-odds of every group's top candidate
   const oof = [];
   for (let k = 0; k < K; k++) {
     const train = groups.filter((g) => foldOf.get(g.file) !== k);
     const test = groups.filter((g) => foldOf.get(g.file) === k);
-    const { beta } = fitSigned(rowsOf(train, names), names, signs, lambda);
+    const { beta } = fitModel(train, names, signs, lambda);
     for (const g of test) {
       const t = topOf(g, (c) => z(beta, names, c.f));
       const legacy = g.cands.some((c) => typeof c.s === 'number') ? topOf(g, (c) => c.s ?? -Infinity).top : undefined;
-      oof.push({ g, zt: t.zt, zr: t.zr, y: t.top.y, reachable: g.cands.some((c) => c.y), legacyY: legacy?.y });
+      oof.push({ g, zt: t.zt, zr: t.zr, share: t.share, y: t.top.y, reachable: g.cands.some((c) => c.y), legacyY: legacy?.y });
     }
   }
-  // Platt scaling on [log-odds, margin] of the out-of-fold tops
-  const calRows = oof.map((o) => ({ x: [1, o.zt, Math.min(MARGIN_CAP, o.zr === undefined ? MARGIN_CAP : o.zt - o.zr)], y: o.y, w: 1 / o.g.weightDiv }));
-  const cb = fitFree(calRows, 3, 1e-3, new Set());
+  // Platt scaling on [the top's score (its features' weights: absolute evidence, comparable between readings), its margin over the first rival] of the out-of-fold tops
+  const marginOf = (o) => Math.min(MARGIN_CAP, o.zr === undefined ? 5 : o.zt - o.zr);
+  const calRows = oof.map((o) => ({ x: [1, o.zt, marginOf(o)], y: o.y, w: 1 / o.g.weightDiv }));
+  // both weights held non-negative: a larger share or margin never lowers the confidence
+  const cb = fitSigned(calRows, ['score', 'margin'], [1, 1], 1e-3).beta;
   const calibration = { a: +cb[1].toFixed(4), b: +cb[2].toFixed(4), c: +cb[0].toFixed(4), marginCap: MARGIN_CAP };
-  const confOf = (o) => sigmoid(calibration.a * o.zt + calibration.b * Math.min(MARGIN_CAP, o.zr === undefined ? MARGIN_CAP : o.zt - o.zr) + calibration.c);
+  const confOf = (o) => sigmoid(calibration.a * o.zt + calibration.b * marginOf(o) + calibration.c);
   const pairs = oof.map((o) => ({ conf: confOf(o), y: o.y, w: 1 / o.g.weightDiv }));
   const wsum = (xs, f) => xs.reduce((s, o) => s + f(o) / o.g.weightDiv, 0);
   const n = wsum(oof, () => 1);
@@ -234,16 +337,33 @@ function fitField(field, records) {
     hiConfPrecision: (() => { const h = pairs.filter((p) => p.conf >= 0.9); const hw = h.reduce((s, p) => s + p.w, 0); return hw ? +(h.reduce((s, p) => s + p.w * p.y, 0) / hw).toFixed(4) : null; })(),
     reliability: reliability(pairs),
   };
-  const { beta, held } = fitSigned(rowsOf(groups, names), names, signs, lambda);
+  const { beta, held } = fitModel(groups, names, signs, lambda);
   const weights = Object.fromEntries(names.map((nm, k) => [nm, +beta[k + 1].toFixed(4)]));
-  return { model: { bias: +beta[0].toFixed(4), weights, calibration }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };
+  // the check halves, scored with the weights fitted on the tune halves (reported, never used to choose)
+  const checkGroups = groupsOf(records.filter((r) => r.half === 'check'), field);
+  const perCheck = new Map();
+  for (const g of checkGroups) perCheck.set(g.file, (perCheck.get(g.file) ?? 0) + 1);
+  let cw = 0, cm = 0, ch = 0;
+  for (const g of checkGroups) {
+    const w = 1 / perCheck.get(g.file);
+    cw += w;
+    cm += w * topOf(g, (c) => z(beta, names, c.f)).top.y;
+    if (g.cands.some((c) => typeof c.s === 'number')) ch += w * topOf(g, (c) => c.s ?? -Infinity).top.y;
+  }
+  cv.lambda = lambda;
+  if (grid.length) cv.lambdaGrid = grid.map(([l, t]) => [l, +t.toFixed(4)]);
+  cv.check = { files: perCheck.size, top1: +(cm / cw).toFixed(4), top1HandSet: +(ch / cw).toFixed(4) };
+  if (PRIOR_NOTE) cv.prior = PRIOR_NOTE;
+  // the Platt scaling is reported, not used: the library keeps the terms' confidence (see resolve/money/total.ts)
+  cv.platt = calibration;
+  return { model: { weights }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };
 }
 
 // ---------------------------------------------------------------- main
 if (has('collect')) await collect();
 const records = fs.readFileSync(dataFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const fields = (opt('fields', 'total,currency')).split(',');
-const model = { version: 1, fields: {}, fitted: { script: 'scripts/fit-fields.mjs', date: new Date().toISOString(), lambda, data: {}, crossValidated: {}, heldAtZero: {} } };
+const model = { version: 1, fields: {}, fitted: { script: 'scripts/fit-fields.mjs', date: new Date().toISOString(), lambda: LAMBDA_OPT, prior: opt('prior', 'none'), loss: LOSS, data: {}, crossValidated: {}, heldAtZero: {} } };
 for (const ds of [...new Set(records.map((r) => r.ds))].sort()) {
   const rs = records.filter((r) => r.ds === ds);
   model.fitted.data[ds] = { files: rs.length, tune: rs.filter((r) => r.half === 'tune').length };
@@ -255,11 +375,13 @@ for (const field of fields) {
   model.fitted.heldAtZero[field] = r.unused;
   const top = Object.entries(r.model.weights).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 10);
   console.log(`\n== ${field}: ${r.cv.files} tune files, ${r.cv.groups} candidate lists`);
+  console.log(`lambda ${r.cv.lambda}${r.cv.lambdaGrid ? ` (CV top-1 by lambda: ${r.cv.lambdaGrid.map(([l, t]) => `${l}: ${t}`).join(', ')})` : ''}`);
+  console.log(`check halves: top-1 ${r.cv.check.top1} (hand-set ${r.cv.check.top1HandSet}) on ${r.cv.check.files} files${r.cv.prior ? `; ${r.cv.prior}` : ''}`);
   console.log(`CV top-1 ${r.cv.top1} (hand-set ${r.cv.top1HandSet}), right value among candidates ${r.cv.rightValueAmongCandidates}, log-loss ${r.cv.logLoss}, precision at >= 0.9 ${r.cv.hiConfPrecision}`);
   console.log('reliability (out-of-fold):', r.cv.reliability.map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
   console.log('largest weights:', top.map(([k, v]) => `${k} ${v}`).join(', '));
   console.log('weight 0 (held by its sign or unused):', r.unused.join(', ') || '-');
-  console.log('calibration:', JSON.stringify(r.model.calibration), 'bias', r.model.bias);
+  console.log('Platt scaling of the out-of-fold tops (reported only):', JSON.stringify(r.cv.platt));
 }
 if (!has('dry-run')) {
   // fields not refitted keep their model

@@ -228,6 +228,7 @@ class ReceiptEngine implements Engine {
       ...(opts.language ? { language: opts.language } : {}),
       ...(opts.near ? { near: opts.near } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
+      ...(this.options.ranking ? { ranking: this.options.ranking } : {}),
     };
 
     // the language is shown in verbose results and decides a second reading; its n-grams load while the page is read

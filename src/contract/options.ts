@@ -139,6 +139,13 @@ export const engineOptionsSchema = z.strictObject({
    * false returns the resolvers' own confidences (what scripts/fit-calibration.mjs refits from).
    */
   calibrated: z.boolean().optional(),
+  /**
+   * How the total's candidates are ranked: 'hand-set' (default) by the rules' own scores, 'fitted' by the
+   * weights fitted on the corpus's tune halves (models/fields.json, src/resolve/field-model.ts). The
+   * fitted ranking picks the right candidate of a reading more often, but measured on the whole corpus
+   * its final totals are no better (README, "Fitted ranking"), so it is not the default.
+   */
+  ranking: z.enum(['fitted', 'hand-set']).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */
   maxQueue: z.number().int().min(1).optional(),
   /** Default per-call timeout in ms (default none). */

@@ -26,6 +26,7 @@ import { resolveDates } from '../resolve/dates.js';
 import { roundConfidence } from '../resolve/confidence.js';
 import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
+import { fieldModel } from '../resolve/field-model.js';
 import type { ChosenDate } from '../resolve/dates.js';
 import type { FieldContext, FieldResults, Located } from './types.js';
 
@@ -82,7 +83,8 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const currency = locale.currency || undefined;
 
   const moneyFacts = findMoney(doc, locale);
-  const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length });
+  const totalModel = ctx.ranking === 'fitted' ? fieldModel('total') : undefined;
+  const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}) });
   const dateCands = findDateCandidates(doc, locale, now);
   const dates = resolveDates(dateCands, locale, now, doc.lines.length);
   const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}) });

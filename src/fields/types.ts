@@ -140,4 +140,6 @@ export interface FieldContext {
   extractLineItems?: boolean;
   /** "Now" for plausibility of dates (defaults to the current time). */
   now?: Date;
+  /** Rank the total's candidates by the rules' hand-set scores (default) or by the weights fitted in models/fields.json. */
+  ranking?: 'fitted' | 'hand-set';
 }

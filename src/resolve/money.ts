@@ -16,14 +16,15 @@ import { FIELD_RULES } from './money/fields.js';
 import { firstHit, pickContext } from './money/pick.js';
 import { chooseTotal } from './money/total.js';
 import type { MoneyResolution } from './money/types.js';
+import type { RankModel } from './field-model.js';
 
 export type { ChosenAmount, MoneyResolution } from './money/types.js';
 
 /** Chooses the money fields: builds the candidates, scores the total, then runs each field's rules. */
-export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; lineCount: number }): MoneyResolution {
+export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; lineCount: number; model?: RankModel }): MoneyResolution {
   const ctx = moneyContext(facts, opts);
   const out: MoneyResolution = {};
-  const total = chooseTotal(ctx);
+  const total = chooseTotal(ctx, undefined, opts.model);
   if (total) out.total = total;
   const pc = pickContext(ctx, total?.value);
   for (const { field, rules } of FIELD_RULES) {

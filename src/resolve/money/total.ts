@@ -6,6 +6,8 @@
 import type { MoneyCandidate } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
 import { confidenceFrom } from '../confidence.js';
+import { modelScore } from '../field-model.js';
+import type { RankModel } from '../field-model.js';
 import type { EvidenceTerm } from '../confidence.js';
 import { tapCandidates } from '../model.js';
 import type { ChosenAmount, MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
@@ -283,20 +285,30 @@ export function decidingTerm(vc: ValueCandidate): string {
   return name;
 }
 
-/** The best-scored value, with its confidence from its terms and its margin over the first rival of another value. */
-export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS): ChosenAmount | undefined {
+/**
+ * The best-ranked value, with its confidence and its margin over the first rival of another value. By
+ * default values are ranked by the terms' hand-set scores; with a fitted model (models/fields.json,
+ * engine option `ranking: 'fitted'`) by the model's score of their features, the margin in the model's
+ * units. Either way the confidence is the top's terms' log-odds with the rival's.
+ * (The model's own Platt-scaled probability was tried as the confidence: its scale differs from the
+ * terms' and moved which of several readings wins, and lost more totals than the ranking gained.)
+ */
+export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOTAL_TERMS, model?: RankModel): ChosenAmount | undefined {
   for (const vc of ctx.values.values()) scoreValue(vc, ctx, terms);
   tapCandidates('total', () => [...ctx.values.values()].filter((vc) => vc.value > 0).map((vc) => ({ value: vc.value, features: vc.features ?? {}, score: vc.score })));
-  const ranked = [...ctx.values.values()].filter((vc) => vc.value > 0).sort((a, b) => b.score - a.score || b.value - a.value);
+  const values = [...ctx.values.values()].filter((vc) => vc.value > 0);
+  const rank = new Map(values.map((vc) => [vc, model ? modelScore(model, vc.features ?? {}) : vc.score]));
+  const ranked = values.sort((a, b) => rank.get(b)! - rank.get(a)! || b.value - a.value);
   const top = ranked[0];
   if (!top || !(top.score > -1.5 || top.printed.length)) return undefined;
   const rival = ranked.find((r) => r !== top && !ctx.eq(r.value, top.value));
   const withRival = [...top.terms];
-  const margin = rival ? top.score - rival.score : 5;
+  const margin = rival ? rank.get(top)! - rank.get(rival)! : 5;
   if (margin < 0.6) withRival.push({ name: 'close-rival', weight: -1.8 });
   else if (margin < 1.5) withRival.push({ name: 'rival', weight: -0.8 });
   let confidence = confidenceFrom(-0.6, withRival);
   if (!top.printed.length) confidence = Math.min(confidence, 0.7);
-  const evidence = [...withRival.map((t) => `${t.name}(${t.weight})`), `score=${top.score.toFixed(2)}`, ...ranked.slice(1, 4).map((r) => `alt=${r.value}@${r.score.toFixed(2)}`), `rule:${decidingTerm(top)}`];
+  const fitted = model ? [`model=${rank.get(top)!.toFixed(2)}`] : [];
+  const evidence = [...withRival.map((t) => `${t.name}(${t.weight})`), `score=${top.score.toFixed(2)}`, ...fitted, ...ranked.slice(1, 4).map((r) => `alt=${r.value}@${rank.get(r)!.toFixed(2)}`), `rule:${model ? 'fitted-model' : decidingTerm(top)}`];
   return { value: top.value, confidence, ...(top.source ? { source: top.source } : {}), keyword: top.keyword, evidence };
 }

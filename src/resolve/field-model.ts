@@ -1,0 +1,59 @@
+/**
+ * Fitted ranking of a field's candidates (issue 34). Each named term of a field's rule list records what
+ * it found about a candidate as a feature (1 = present, or a measure such as the label's place);
+ * scripts/fit-fields.mjs fits one weight per feature on the tune halves of the corpus and writes
+ * models/fields.json: a conditional logit (within one candidate list, the right candidate's share of
+ * exp(score) is maximised), with sign constraints where a term's direction is known and an L2 penalty on
+ * the distance from the rules' hand-set numbers (the data move them as far as they earn; the penalty is
+ * chosen by cross-validation on the tune halves). A candidate's rank is the sum of its features' weights.
+ * It is used with the engine option `ranking: 'fitted'`; by default the hand-set scores rank (the fitted
+ * ranking was not better on the whole corpus's final totals; README, "Fitted ranking"). The terms' log-odds
+ * give the confidence either way (resolve/money/total.ts chooseTotal).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** One field's fitted weights. */
+export interface RankModel { weights: Record<string, number> }
+
+export interface FieldModels { version: 1; fields: Record<string, RankModel & { bias?: number; calibration?: unknown }>; fitted?: unknown }
+
+/** The fields the library ranks by a fitted model when models/fields.json has one. */
+export const RANKED_FIELDS = ['total'] as const;
+
+/** A candidate's fitted score: the sum of its features' weights (features the model does not know add nothing). */
+export function modelScore(m: RankModel, features: Readonly<Record<string, number>>): number {
+  let s = 0;
+  for (const [k, v] of Object.entries(features)) {
+    const w = m.weights[k];
+    if (w !== undefined && Number.isFinite(v)) s += w * v;
+  }
+  return s;
+}
+
+/** A model file checked: every weight a finite number. Throws on a malformed file (a packaging fault, not a user's). */
+export function checkFieldModels(m: unknown): FieldModels {
+  const o = m as FieldModels;
+  if (!o || o.version !== 1 || typeof o.fields !== 'object' || o.fields === null) throw new Error('models/fields.json: not a version 1 field model');
+  for (const [field, fm] of Object.entries(o.fields)) {
+    if (!fm || typeof fm.weights !== 'object') throw new Error(`models/fields.json: ${field} has no weights`);
+    for (const [k, w] of Object.entries(fm.weights)) if (typeof w !== 'number' || !Number.isFinite(w)) throw new Error(`models/fields.json: ${field}.${k} is not a number`);
+  }
+  return o;
+}
+
+let cached: FieldModels | null | undefined;
+
+/** The installed model of a field (models/fields.json, read once), or undefined when there is none. */
+export function fieldModel(field: (typeof RANKED_FIELDS)[number]): RankModel | undefined {
+  if (cached === undefined) {
+    try {
+      const file = fileURLToPath(new URL('../../models/fields.json', import.meta.url));
+      cached = checkFieldModels(JSON.parse(readFileSync(file, 'utf8')));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      cached = null;
+    }
+  }
+  return cached?.fields[field];
+}

@@ -1,0 +1,77 @@
+/**
+ * The fitted ranking (issue 34, src/resolve/field-model.ts): a candidate's rank is the sum of its
+ * features' weights, the confidence the terms' log-odds with the rival's, and the installed model file is
+ * a well-formed one that the engine uses with `ranking: 'fitted'`.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { documentFromText } from '../../src/document/geometry.js';
+import { extractFields } from '../../src/fields/index.js';
+import { findMoney } from '../../src/fields/amounts.js';
+import { inferLocale } from '../../src/locale/index.js';
+import { checkFieldModels, fieldModel, modelScore } from '../../src/resolve/field-model.js';
+import type { RankModel } from '../../src/resolve/field-model.js';
+import { moneyContext } from '../../src/resolve/money/candidates.js';
+import { chooseTotal } from '../../src/resolve/money/total.js';
+
+const SALE = ['SUBTOTAL 12.60', 'TAX 0.76', 'TOTAL 13.36', 'CASH 20.00', 'CHANGE 6.64'];
+function ctxOf(lines: string[]) {
+  const doc = documentFromText(lines.join('\n'));
+  const locale = inferLocale(doc, {});
+  return moneyContext(findMoney(doc, locale), { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length });
+}
+
+describe('modelScore', () => {
+  it('sums the weights of the features present, times their measure; unknown features add nothing', () => {
+    const m: RankModel = { weights: { a: 2, b: -1, c: 0.5 } };
+    expect(modelScore(m, { a: 1, c: 4 })).toBe(4);
+    expect(modelScore(m, { b: 1, zz: 9 })).toBe(-1);
+    expect(modelScore(m, {})).toBe(0);
+  });
+});
+
+describe('chooseTotal with a model', () => {
+  it('ranks by the model, not by the hand-set scores: a model that prefers paid amounts picks the cash tendered', () => {
+    const perverse: RankModel = { weights: { 'labelled-other-role:paid': 10 } };
+    expect(chooseTotal(ctxOf(SALE))!.value).toBe(13.36);
+    const t = chooseTotal(ctxOf(SALE), undefined, perverse)!;
+    expect(t.value).toBe(20);
+    expect(t.evidence.at(-1)).toBe('rule:fitted-model');
+  });
+  it('the confidence is the top\'s terms\' log-odds with its rival\'s, the margin in the model\'s units', () => {
+    const hand = chooseTotal(ctxOf(SALE))!;
+    const clear = chooseTotal(ctxOf(SALE), undefined, { weights: { 'label-role:total': 5 } })!;
+    const close = chooseTotal(ctxOf(SALE), undefined, { weights: { 'label-role:total': 0.1 } })!;
+    expect(clear.value).toBe(hand.value);
+    expect(close.value).toBe(hand.value);
+    expect(close.evidence).toContain('close-rival(-1.8)');
+    expect(clear.evidence).not.toContain('close-rival(-1.8)');
+    expect(close.confidence).toBeLessThan(clear.confidence);
+  });
+});
+
+describe('the installed model', () => {
+  it('models/fields.json is a checked version 1 model with a fitted total', () => {
+    const raw = JSON.parse(readFileSync(new URL('../../models/fields.json', import.meta.url), 'utf8'));
+    expect(() => checkFieldModels(raw)).not.toThrow();
+    const m = fieldModel('total')!;
+    expect(Object.keys(m.weights).length).toBeGreaterThan(5);
+    // the directions the fit was held to: arithmetic speaks for a value, a label of another role against it
+    expect(m.weights['arithmetic:paid-change']).toBeGreaterThan(0);
+    expect(m.weights['labelled-other-role']).toBeLessThan(0);
+  });
+  it('refuses a malformed model', () => {
+    expect(() => checkFieldModels({ version: 2, fields: {} })).toThrow(/version 1/);
+    expect(() => checkFieldModels({ version: 1, fields: { total: { weights: { a: 'x' } } } })).toThrow(/total\.a/);
+  });
+  it("extractFields ranks by the hand-set scores by default and by the model with ranking: 'fitted'", () => {
+    const doc = documentFromText(['KEDAI MAKAN SDN BHD', 'SUBTOTAL RM 79.50', 'SST 6% 4.77', 'TOTAL RM 84.27', 'CASH 100.00', 'CHANGE 15.73'].join('\n'));
+    const base = { extractTime: false, extractLineItems: false, now: new Date('2024-06-01T00:00:00Z') };
+    const fitted = extractFields(doc, { ...base, ranking: 'fitted' });
+    const hand = extractFields(doc, base);
+    expect(fitted.totalAmount?.value).toBe(84.27);
+    expect(hand.totalAmount?.value).toBe(84.27);
+    expect(fitted.evidence?.totalAmount?.at(-1)).toBe('rule:fitted-model');
+    expect(hand.evidence?.totalAmount?.at(-1)).not.toBe('rule:fitted-model');
+  });
+});
