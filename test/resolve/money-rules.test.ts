@@ -61,7 +61,7 @@ describe('the rule lists', () => {
   });
   it('keep the order the total was scored in', () => {
     expect(TOTAL_TERMS.map((t) => t.name)).toEqual([
-      'labelled-total', 'ocr-repaired', 'keyword', 'keyword-ocr-variant', 'final-label', 'arithmetic', 'repeated', 'largest', 'above-largest',
+      'labelled-total', 'ocr-repaired', 'keyword', 'keyword-ocr-variant', 'final-label', 'arithmetic', 'repeated', 'largest',
       'paid-equal', 'labelled-other-role', 'unlabelled-unsupported', 'derived-only', 'superseded-by-final', 'after-rounding', 'rounded-is-paid',
       'before-rounding', 'small-for-total', 'below-subtotal', 'ocr-quality',
     ]);
@@ -213,10 +213,6 @@ describe('the total\'s terms', () => {
     expect(e.terms).toEqual(['largest(0.8)']);
     eq2(e.gain, 0.8);
     expect(termEffect(['COFFEE 5.00', 'TOTAL 13.36'], 5, 'largest').gain).toBe(0);
-  });
-  it('above-largest: a derived value above every printed amount ranks lower', () => {
-    eq2(termEffect(DERIVED_ROUNDED, 31.45, 'above-largest').gain, -0.5);
-    expect(termEffect(SALE, 13.36, 'above-largest').gain).toBe(0);
   });
   it('paid-equal: printed equal to the amount paid, no change printed', () => {
     const e = termEffect(['TOTAL 13.36', 'CASH 13.36'], 13.36, 'paid-equal');

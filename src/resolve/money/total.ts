@@ -154,11 +154,6 @@ function largest(s: ScoreState, ctx: MoneyContext): void {
   if (isLargest(s, ctx)) { s.score += 0.8; s.terms.push({ name: 'largest', weight: 0.8 }); s.f.largest = 1; }
 }
 
-/** A value above every printed amount, with no total label on it, ranks lower. */
-function aboveLargest(s: ScoreState, ctx: MoneyContext): void {
-  if (!isLargest(s, ctx) && ctx.maxOther > 0 && s.v > ctx.maxOther + ctx.tol && !s.vc.printed.some((c) => c.role === 'total')) { s.score -= 0.5; s.f['above-largest'] = 1; }
-}
-
 /** Printed equal to the amount paid with no change printed: weak support. */
 function paidEqual(s: ScoreState): void {
   if (s.paidEqual && !s.kinds.has('paid-exact') && !s.kinds.has('paid-change')) { s.score += 0.5; s.terms.push({ name: 'paid-equal', weight: 1.0 }); s.f['paid-equal'] = 1; }
@@ -248,7 +243,6 @@ export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'arithmetic', apply: arithmetic },
   { name: 'repeated', apply: repeated },
   { name: 'largest', apply: largest },
-  { name: 'above-largest', apply: aboveLargest },
   { name: 'paid-equal', apply: paidEqual },
   { name: 'labelled-other-role', apply: labelledOtherRole },
   { name: 'unlabelled-unsupported', apply: unlabelledUnsupported },
