@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Fits the field models and writes models/fields.json, which the library ranks the total's candidates
- * by (src/resolve/field-model.ts; engine option `ranking: 'hand-set'` for the rules' own scores). Re-run
- * after anything that changes the readings (OCR, orientation, scaling) or the features:
+ * Fits the field models and writes models/fields.json, by which the library ranks the total's candidates
+ * with the engine option `ranking: 'fitted'` (src/resolve/field-model.ts; the default ranks by the rules'
+ * own scores). Re-run after anything that changes the readings (OCR, orientation, scaling) or the features:
  *
  *   npm run build && RK_OCR_CACHE=.bench-tmp/ocr-cache node scripts/fit-fields.mjs --collect --fields total --prior hand-set
  *   node scripts/fit-fields.mjs --fields total --prior hand-set     # refit from the collected data only
@@ -138,16 +138,27 @@ function fitFree(rows, P, lam, fixed) {
   return beta;
 }
 
-/** With sign constraints: the worst wrong-signed weight is held at 0 and the rest refitted, until none is left. */
-function fitSigned(rows, names, signs, lam) {
-  const P = names.length + 1;
+/**
+ * Sign constraints: `fit(fixed)` returns weights (index k + 1 for names[k]) with the indices of `fixed`
+ * held at 0; the worst wrong-signed weight is held at 0 and the rest refitted, until none is left.
+ */
+function holdWrongSigns(names, signs, fit) {
   const fixed = new Set();
   for (;;) {
-    const beta = fitFree(rows, P, lam, fixed);
+    const beta = fit(fixed);
     const bad = names.map((n, k) => [k + 1, beta[k + 1] * (signs[k] || 0)]).filter(([k, s]) => !fixed.has(k) && s < -1e-9).sort((a, b) => a[1] - b[1]);
     if (!bad.length) return { beta, held: [...fixed].map((k) => names[k - 1]) };
     fixed.add(bad[0][0]);
   }
+}
+
+const fitSigned = (rows, names, signs, lam) => holdWrongSigns(names, signs, (fixed) => fitFree(rows, names.length + 1, lam, fixed));
+
+/** A candidate's features as a vector of `size` slots, each feature at its index in `idx` (name -> index); the rest 0. */
+function featureVector(f, idx, size) {
+  const x = new Float64Array(size);
+  for (const [k, v] of Object.entries(f)) if (idx.has(k)) x[idx.get(k)] = v;
+  return x;
 }
 
 /**
@@ -161,7 +172,7 @@ function fitListwiseFree(groups, names, lam, fixed, prior) {
   const idx = new Map(names.map((n, k) => [n, k]));
   const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1).map((g) => ({
     w: 1 / (g.weightDiv ?? 1),
-    xs: g.cands.map((c) => { const x = new Float64Array(P); for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v; return x; }),
+    xs: g.cands.map((c) => featureVector(c.f, idx, P)),
     right: g.cands.findIndex((c) => c.y),
   }));
   const active = [...Array(P).keys()].filter((k) => !fixed.has(k + 1));
@@ -206,7 +217,7 @@ function handSetPrior(groups, names) {
   const rows = [];
   for (const g of groups) for (const c of g.cands) {
     if (typeof c.s !== 'number') continue;
-    const x = new Float64Array(P); for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v;
+    const x = featureVector(c.f, idx, P);
     rows.push([x, c.s]);
     for (let k = 0; k < P; k++) if (x[k]) { b[k] += x[k] * c.s; for (let l = 0; l < P; l++) if (x[l]) A[k][l] += x[k] * x[l]; }
   }
@@ -216,17 +227,10 @@ function handSetPrior(groups, names) {
   return { w, resid };
 }
 
-let PRIOR_NOTE;
 function fitListwise(groups, names, signs, lam) {
-  const fixed = new Set();
-  let prior;
-  if (opt('prior', '') === 'hand-set') { const hp = handSetPrior(groups, names); prior = hp.w; PRIOR_NOTE = `hand-set prior recovered, largest residual ${hp.resid.toExponential(2)}`; }
-  for (;;) {
-    const beta = fitListwiseFree(groups, names, lam, fixed, prior);
-    const bad = names.map((n, k) => [k + 1, beta[k + 1] * (signs[k] || 0)]).filter(([k, s]) => !fixed.has(k) && s < -1e-9).sort((a, b) => a[1] - b[1]);
-    if (!bad.length) return { beta, held: [...fixed].map((k) => names[k - 1]) };
-    fixed.add(bad[0][0]);
-  }
+  const hp = opt('prior', '') === 'hand-set' ? handSetPrior(groups, names) : undefined;
+  const fit = holdWrongSigns(names, signs, (fixed) => fitListwiseFree(groups, names, lam, fixed, hp?.w));
+  return hp ? { ...fit, note: `hand-set prior recovered, largest residual ${hp.resid.toExponential(2)}` } : fit;
 }
 
 const LOSS = opt('loss', 'listwise');
@@ -255,9 +259,8 @@ function rowsOf(groups, names) {
     // a file read several times (readers, passes) weighs as one file
     const w = 1 / (g.weightDiv ?? 1);
     for (const c of g.cands) {
-      const x = new Float64Array(names.length + 1);
+      const x = featureVector(c.f, idx, names.length + 1);
       x[0] = 1;
-      for (const [k, v] of Object.entries(c.f)) if (idx.has(k)) x[idx.get(k)] = v;
       rows.push({ x, y: c.y, w });
     }
   }
@@ -271,9 +274,7 @@ function topOf(g, score) {
   const ranked = g.cands.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || (typeof b.c.v === 'number' ? b.c.v - a.c.v : 0));
   const top = ranked[0];
   const rival = ranked.find((r) => String(r.c.v) !== String(top.c.v) && r !== top);
-  const mx = top.s;
-  const share = 1 / ranked.reduce((a, r) => a + Math.exp(r.s - mx), 0);
-  return { top: top.c, zt: top.s, zr: rival?.s, share };
+  return { top: top.c, zt: top.s, zr: rival?.s };
 }
 
 function reliability(pairs) {
@@ -284,13 +285,18 @@ function reliability(pairs) {
   });
 }
 
-function fitField(field, records) {
-  const tune = records.filter((r) => r.half === 'tune');
-  const groups = groupsOf(tune, field);
-  // a file read several times (readers, passes) has several groups: each file weighs one in total
+/** A file read several times (readers, passes) has several groups: each file weighs one in total. Returns the groups per file. */
+function weighByFile(groups) {
   const perFile = new Map();
   for (const g of groups) perFile.set(g.file, (perFile.get(g.file) ?? 0) + 1);
   for (const g of groups) g.weightDiv = perFile.get(g.file);
+  return perFile;
+}
+
+function fitField(field, records) {
+  const tune = records.filter((r) => r.half === 'tune');
+  const groups = groupsOf(tune, field);
+  const perFile = weighByFile(groups);
   const names = [...new Set(groups.flatMap((g) => g.cands.flatMap((c) => Object.keys(c.f))))].sort();
   const signs = names.map((n) => signOf(field, n));
   const files = [...perFile.keys()].sort();
@@ -315,13 +321,13 @@ function fitField(field, records) {
     for (const g of test) {
       const t = topOf(g, (c) => z(beta, names, c.f));
       const legacy = g.cands.some((c) => typeof c.s === 'number') ? topOf(g, (c) => c.s ?? -Infinity).top : undefined;
-      oof.push({ g, zt: t.zt, zr: t.zr, share: t.share, y: t.top.y, reachable: g.cands.some((c) => c.y), legacyY: legacy?.y });
+      oof.push({ g, zt: t.zt, zr: t.zr, y: t.top.y, reachable: g.cands.some((c) => c.y), legacyY: legacy?.y });
     }
   }
   // Platt scaling on [the top's score (its features' weights: absolute evidence, comparable between readings), its margin over the first rival] of the out-of-fold tops
   const marginOf = (o) => Math.min(MARGIN_CAP, o.zr === undefined ? 5 : o.zt - o.zr);
   const calRows = oof.map((o) => ({ x: [1, o.zt, marginOf(o)], y: o.y, w: 1 / o.g.weightDiv }));
-  // both weights held non-negative: a larger share or margin never lowers the confidence
+  // both weights held non-negative: a larger score or margin never lowers the confidence
   const cb = fitSigned(calRows, ['score', 'margin'], [1, 1], 1e-3).beta;
   const calibration = { a: +cb[1].toFixed(4), b: +cb[2].toFixed(4), c: +cb[0].toFixed(4), marginCap: MARGIN_CAP };
   const confOf = (o) => sigmoid(calibration.a * o.zt + calibration.b * marginOf(o) + calibration.c);
@@ -337,15 +343,14 @@ function fitField(field, records) {
     hiConfPrecision: (() => { const h = pairs.filter((p) => p.conf >= 0.9); const hw = h.reduce((s, p) => s + p.w, 0); return hw ? +(h.reduce((s, p) => s + p.w * p.y, 0) / hw).toFixed(4) : null; })(),
     reliability: reliability(pairs),
   };
-  const { beta, held } = fitModel(groups, names, signs, lambda);
+  const { beta, held, note } = fitModel(groups, names, signs, lambda);
   const weights = Object.fromEntries(names.map((nm, k) => [nm, +beta[k + 1].toFixed(4)]));
   // the check halves, scored with the weights fitted on the tune halves (reported, never used to choose)
   const checkGroups = groupsOf(records.filter((r) => r.half === 'check'), field);
-  const perCheck = new Map();
-  for (const g of checkGroups) perCheck.set(g.file, (perCheck.get(g.file) ?? 0) + 1);
+  const perCheck = weighByFile(checkGroups);
   let cw = 0, cm = 0, ch = 0;
   for (const g of checkGroups) {
-    const w = 1 / perCheck.get(g.file);
+    const w = 1 / g.weightDiv;
     cw += w;
     cm += w * topOf(g, (c) => z(beta, names, c.f)).top.y;
     if (g.cands.some((c) => typeof c.s === 'number')) ch += w * topOf(g, (c) => c.s ?? -Infinity).top.y;
@@ -353,7 +358,7 @@ function fitField(field, records) {
   cv.lambda = lambda;
   if (grid.length) cv.lambdaGrid = grid.map(([l, t]) => [l, +t.toFixed(4)]);
   cv.check = { files: perCheck.size, top1: +(cm / cw).toFixed(4), top1HandSet: +(ch / cw).toFixed(4) };
-  if (PRIOR_NOTE) cv.prior = PRIOR_NOTE;
+  if (note) cv.prior = note;
   // the Platt scaling is reported, not used: the library keeps the terms' confidence (see resolve/money/total.ts)
   cv.platt = calibration;
   return { model: { weights }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 /** One field's fitted weights. */
 export interface RankModel { weights: Record<string, number> }
 
-export interface FieldModels { version: 1; fields: Record<string, RankModel & { bias?: number; calibration?: unknown }>; fitted?: unknown }
+export interface FieldModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
 /** The fields the library ranks by a fitted model when models/fields.json has one. */
 export const RANKED_FIELDS = ['total'] as const;
