@@ -5,7 +5,7 @@
  * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, languageCurrency } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -44,6 +44,8 @@ interface Cue {
    * word (EUR, GBP, VND, Rp, RM). A symbol alone does not outweigh the country's own currency.
    */
   symbol?: boolean;
+  /** With `symbol`: a sign standing beside no amount. It votes, but is not counted among the signs beside amounts (chooseCurrency's `symbols`). */
+  stray?: boolean;
 }
 
 const CUES: Cue[] = [
@@ -64,9 +66,10 @@ const CUES: Cue[] = [
   // Vietnam: đồng (VND, ₫, "d"/"đ" after a grouped amount), places
   { re: /\bVND\b|₫|\b\d{1,3}(?:[.,]\d{3})+\s?(?:đ|Đ|vnđ|VNĐ)(?![\p{L}])/u, country: 'VN', weight: 3, currency: 'VND' },
   // (the words printed around the amounts are the vocabulary's: languages/vi, see languageCountryCues)
-  { re: /\b(?:HA NOI|HANOI|HO CHI MINH|TP\.?\s?HCM|DA NANG|HAI PHONG|QUANG NINH|BINH DUONG|DONG NAI|CAN THO|PHUONG|QUAN \d{1,2}|TINH|HUYEN|THI XA)\b/, country: 'VN', weight: 1, cap: 3, folded: true },
+  { re: /\b(?:HA NOI|HANOI|HO CHI MINH|TP\.?\s?HCM|HCMC|DA NANG|HAI PHONG|QUANG NINH|BINH DUONG|DONG NAI|CAN THO|PHUONG|QUAN \d{1,2}|TINH|HUYEN|THI XA)\b/, country: 'VN', weight: 1, cap: 3, folded: true },
   // Australia: the business number, a state with its four-digit postcode, Pty Ltd, the dollar's code
-  { re: /\bA\.?B\.?N\.?\s*[:#]?\s*\d{2}\s?\d{3}/, country: 'AU', weight: 3 },
+  // the business number: eleven digits after ABN, of which OCR may misread any but the first two ("ABN: 12 p97 840 887")
+  { re: /\bA\.?B\.?N\.?\s*[:#]?\s*\d{2}(?:\s?\d{3}|\s[\dA-Za-z]{3}\s\d{3})/, country: 'AU', weight: 3 },
   { re: /\b(?:NSW|VIC|QLD|TAS|ACT)\b\s*\d{4}\b|\b(?:WA|SA|NT)\s+\d{4}\b|\bAUSTRALIA\b/i, country: 'AU', weight: 2.5 },
   { re: /\bAUD\b|\bA\$/, country: 'AU', weight: 3, currency: 'AUD' },
   { re: /\bPTY\.?\s*LTD\b|\bEFTPOS\b/i, country: 'AU', weight: 1.2 },
@@ -81,8 +84,11 @@ const CUES: Cue[] = [
   // Hong Kong, the Emirates and the Gulf, the Philippines, South Africa, Thailand, Switzerland, Ireland
   { re: /\bHK\$|\bHKD\b/, country: 'HK', weight: 3, currency: 'HKD' },
   { re: /\bHONG\s*KONG\b|\bKOWLOON\b/i, country: 'HK', weight: 2.5 },
-  { re: /\bAED\b|\bDIRHAMS?\b|\bDHS\b/i, country: 'AE', weight: 3, currency: 'AED' },
-  { re: /\bDUBAI\b|\bABU\s*DHABI\b|\bSHARJAH\b|\bU\.A\.E\b|\bUAE\b/i, country: 'AE', weight: 2.5 },
+  // not the letters of a vanity telephone number ("1-300-80-AED")
+  { re: /(?<!\d-)\bAED\b|\bDIRHAMS?\b|\bDHS\b/i, country: 'AE', weight: 3, currency: 'AED' },
+  { re: /\bDUBAI\b|\bABU\s*DHABI\b|\bSHARJAH\b|\bAJMAN\b|\bFUJAIRAH\b|\bJUMEIRAH\b|\bDEIRA\b|\bU\.A\.E\b|\bUAE\b/i, country: 'AE', weight: 2.5 },
+  // the tax registration number: TRN and fifteen digits starting with 100
+  { re: /\bTRN\b\s*(?:NO\.?)?\s*[:#]?\s*100\d{12}\b/i, country: 'AE', weight: 3 },
   // a currency's code printed is a printing of the currency; a place name is where the page is, and votes no currency
   // (a Vietnamese receipt printing "SINGAPORE" on a product line was given Singapore dollars over a sure Vietnam)
   { re: /\bOMR\b/i, country: 'OM', weight: 3, currency: 'OMR' },
@@ -90,13 +96,20 @@ const CUES: Cue[] = [
   { re: /\bQAR\b/i, country: 'QA', weight: 3, currency: 'QAR' },
   { re: /\bDOHA\b|\bQATAR\b/i, country: 'QA', weight: 3 },
   { re: /\bPHP\b|₱/i, country: 'PH', weight: 3, currency: 'PHP' },
-  { re: /\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b/i, country: 'PH', weight: 3 },
+  { re: /\bMANILA\b|\bMAKATI\b|\bQUEZON\s+CITY\b|\bCEBU\b|\bPHILIPPINES?\b/i, country: 'PH', weight: 3 },
   { re: /\bZAR\b/i, country: 'ZA', weight: 3, currency: 'ZAR' },
   { re: /\bSOUTH\s+AFRICA\b|\bJOHANNESBURG\b|\bCAPE\s+TOWN\b|\bDURBAN\b|\bPRETORIA\b/i, country: 'ZA', weight: 3 },
   // the rand's sign glued to an amount with cents ("R288.40"): a symbol, so an "RM" read without its M does not outweigh a sure Malaysia
   { re: /(?<![\p{L}\d])R\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d)/u, country: 'ZA', weight: 1, currency: 'ZAR', cap: 4, symbol: true },
   { re: /฿|\bTHB\b|\bBAHT\b/i, country: 'TH', weight: 3, currency: 'THB' },
-  { re: /\bBANGKOK\b/i, country: 'TH', weight: 3 },
+  { re: /\bBANGKOK\b|\bTHAILAND\b/i, country: 'TH', weight: 3 },
+  // a Thai tax id: thirteen digits, a company's starting with 0
+  { re: /\bTAX\s*ID\b\s*(?:NO\.?)?\s*[:#]?\s*0\d{12}\b/i, country: 'TH', weight: 3 },
+  // Mexico: its company form (S.A. de C.V.), its tax id, its name
+  { re: /\bS\.?\s?A\.?\s+DE\s+C\.?\s?V\.?(?![\p{L}])|\bR\.?F\.?C\.?\s*:?\s*[A-Z&]{3,4}\d{6}/iu, country: 'MX', weight: 3 },
+  { re: /\bMEXICO\b/, country: 'MX', weight: 2, folded: true },
+  // Croatia before the euro (2023): the kuna, "kn" beside an amount
+  { re: /\bHRK\b|\d[.,]\d{2}\s?(?:kn|KN)\b|\b(?:kn|KN)\s?\d/, country: 'HR', weight: 3, currency: 'HRK' },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
   // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
   { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
@@ -112,22 +125,32 @@ const CUES: Cue[] = [
   // "Nashville, TN" without its ZIP, and a ZIP+4
   { re: /\b[A-Z][a-z]{2,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
   { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
+  // a state's name with its ZIP ("NEW YORK NEW YORK 10012")
+  { re: new RegExp(String.raw`\b(?:${US_STATE_NAMES.join('|')}),?\s+\d{5}(?:-\d{4})?\b`, 'i'), country: 'US', weight: 3 },
+  // "TUCSON, AZ" in capitals without its ZIP; not the codes that are also English words (IN, OR, ME, OK, HI...)
+  { re: /\b[A-Z]{3,},\s*(?:AL|AK|AZ|AR|CA|CT|FL|GA|IL|IA|KS|KY|MD|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
   // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
   { re: /\b[A-Z]{4,}(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\d{5}\b/, country: 'US', weight: 1.5 },
   { re: /\bSGD\b/i, country: 'SG', weight: 3, currency: 'SGD' },
   // "S$" is a sign, and OCR makes it of Vietnamese "Số" ("S$ cho: 09")
   { re: /\bS\$/, country: 'SG', weight: 3, currency: 'SGD', symbol: true },
-  { re: /\bSINGAPORE\b/i, country: 'SG', weight: 3 },
+  { re: /\bSINGAPORE\b|\bS['’]PORE\b/i, country: 'SG', weight: 3 },
+  // its GST registration number ("20-0301619-0", "M2-0012345-6") and its units ("#B1-41", "#03-12")
+  { re: /(?<![\w-])(?:\d{2}|M\d)-\d{7}-[\dA-Z](?![\w-])/, country: 'SG', weight: 2 },
+  { re: /#B?\d{1,2}-\d{2,4}\b/, country: 'SG', weight: 1.2 },
   { re: /\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
   // a pound sign before an amount; one standing alone is often a smudge or another currency's mark misread
-  { re: /£\s?\d/, country: 'GB', weight: 3, currency: 'GBP', symbol: true },
-  { re: /£(?!\s?\d)/, country: 'GB', weight: 1, currency: 'GBP', symbol: true },
+  // the pound sign before a price in pounds and pence; before anything else (a barcode, a lone digit) it is often a smudge or another sign misread
+  { re: /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/, country: 'GB', weight: 3, currency: 'GBP', symbol: true },
+  { re: /£(?!\s?\d{1,6}[.,]\d{2}(?![\d.,]))/, country: 'GB', weight: 1, currency: 'GBP', symbol: true, stray: true },
   { re: /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, country: 'GB', weight: 0.8 },
   { re: /\bVAT\b/, country: 'GB', weight: 0.8 },
   { re: /\bINR\b/i, country: 'IN', weight: 3, currency: 'INR' },
   // the rupee's signs before an amount on the same line: signs, which OCR makes of noise ("RS\n9", "RS 7" on a Vietnamese photo)
   { re: /₹|\bRs\.?[ \t]?\d/i, country: 'IN', weight: 3, currency: 'INR', symbol: true },
   { re: /\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3 },
+  // a GST identification number: state code, PAN, entity digit, Z, check character ("30ABNPS1185Q1Z2")
+  { re: /\b[0-3]\d[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[\dA-Z]\b/, country: 'IN', weight: 3 },
   { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\b(?:TOTAL|MONTANT|PRIX)\s*HT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
   { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b|\bDatum\b|\bStraße\b|\bstr\.\s/i, country: 'DE', weight: 1.5, cap: 4 },
   // German shop words, and a PLZ before a capitalised city name (also French, Italian, Spanish: weak)
@@ -136,9 +159,9 @@ const CUES: Cue[] = [
   { re: /\bBTW\b|\bFACTUUR\b|\bTOTAAL\b|\bB\.V\.|\bKvK\b|\bBEDRAG\b|\bDatum\b|\bstraat\b/i, country: 'NL', weight: 1.5, cap: 4 },
   { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b|\bS\.L\.\b/i, country: 'ES', weight: 1, cap: 3 },
   { re: /\bFATTURA\b|\bTOTALE\b|\bP\.?\s?IVA\b|\bS\.R\.L\.\b|\bS\.P\.A\.\b/i, country: 'IT', weight: 1.5, cap: 3 },
-  // a € read inside a number ("11.€5") is an OCR slip of a digit, not a currency
-  { re: /\bEUR\b/, country: 'EU', weight: 2, currency: 'EUR' },
-  { re: /(?<![\d][.,])€|€(?!\d)/, country: 'EU', weight: 2, currency: 'EUR', symbol: true },
+  { re: /\bEUR\b|\bEUROS?\b/i, country: 'EU', weight: 2, currency: 'EUR' },
+  // a € read inside a number ("11.€5", a telephone's "319-5€67") is an OCR slip of a digit, not a currency
+  { re: /(?<!\d[.,]?)€|€(?!\d)/, country: 'EU', weight: 2, currency: 'EUR', symbol: true },
   { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4, symbol: true },
 ];
 
@@ -152,7 +175,21 @@ const cueHitsOf = (folded: string): CueHits => LANGUAGE_CUES.map(({ lang, re, co
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
 const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);
-const PLACES = { myStates: normalisedPlaces(MY_STATES), myCities: normalisedPlaces(MY_CITIES), idProvinces: normalisedPlaces(ID_PROVINCES), idCities: normalisedPlaces(ID_CITIES), inStates: normalisedPlaces(IN_STATES) };
+/**
+ * Places of general geography, matched as whole words on the accent-folded text: each mention adds
+ * `per` to its country's score (up to `cap`); where a list's names are often also other places' or
+ * words (Malaysian and Indonesian towns), `per` is smaller.
+ */
+const GEOGRAPHY: Array<{ country: string; places: string[]; per: number; cap: number; tag: string }> = [
+  { country: 'MY', places: normalisedPlaces(MY_STATES), per: 1.5, cap: 3, tag: 'states' },
+  { country: 'MY', places: normalisedPlaces(MY_CITIES), per: 0.75, cap: 3, tag: 'cities' },
+  { country: 'ID', places: normalisedPlaces(ID_PROVINCES), per: 1.5, cap: 3, tag: 'provinces' },
+  { country: 'ID', places: normalisedPlaces(ID_CITIES), per: 0.75, cap: 3, tag: 'cities' },
+  { country: 'IN', places: normalisedPlaces(IN_STATES), per: 1, cap: 2, tag: 'states' },
+  { country: 'IN', places: normalisedPlaces(IN_CITIES), per: 1.5, cap: 3, tag: 'cities' },
+  { country: 'GB', places: normalisedPlaces(GB_CITIES), per: 1.5, cap: 3, tag: 'cities' },
+  { country: 'DE', places: normalisedPlaces(DE_CITIES), per: 1.5, cap: 3, tag: 'cities' },
+];
 
 function countryFromNear(near: string | undefined): string | undefined {
   if (!near) return undefined;
@@ -168,6 +205,36 @@ function countryFromNear(near: string | undefined): string | undefined {
   if (has(ID_PROVINCES) || has(ID_CITIES)) return 'ID';
   if (has(IN_STATES)) return 'IN';
   return undefined;
+}
+
+/** Adds each country's places printed (GEOGRAPHY) to its score; per country, at most the largest list cap. */
+function addGeography(folded: string, score: Record<string, number>, evidence: string[]): void {
+  const up = ` ${folded.replace(/[^A-Z0-9]+/g, ' ')} `;
+  const gain: Record<string, number> = {};
+  for (const { country, places, per, cap, tag } of GEOGRAPHY) {
+    const n = places.filter((p) => up.includes(p)).length;
+    if (!n) continue;
+    gain[country] = Math.min(cap, (gain[country] ?? 0) + per * n);
+    evidence.push(`${country}:geography-${tag}`);
+  }
+  for (const [country, g] of Object.entries(gain)) score[country] = (score[country] ?? 0) + g;
+}
+
+/**
+ * Whole-unit amounts grouped by thousands (43.000 / 131,000, few two-decimal amounts): a currency without
+ * cents. They add to the whole-unit country the page's other cues already name (Vietnam's "Ha Noi",
+ * Indonesia's "Jl."), else to Indonesia (before, the only one). Counted in `symbolScore`:
+ * how the amounts are printed, not where the page is.
+ */
+function wholeGroupsCue(style: ReturnType<typeof numberStyle>, score: Record<string, number>, symbolScore: Record<string, number>, evidence: string[]): void {
+  if (!(style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point)) return;
+  const named = Object.entries(score)
+    .filter(([c, sc]) => CONVENTIONS[c]?.wholeCurrency && sc - (symbolScore[c] ?? 0) > 0)
+    .sort((a, b) => (b[1] - (symbolScore[b[0]] ?? 0)) - (a[1] - (symbolScore[a[0]] ?? 0)))[0]?.[0];
+  const country = named ?? 'ID';
+  const groups = 1.5 + ((score[country] ?? 0) > 0 ? 1 : 0);
+  for (const m of [score, symbolScore]) m[country] = (m[country] ?? 0) + groups;
+  evidence.push(`${country}:whole-groups`);
 }
 
 /** Counts of decimals written with a comma vs a point (`12,50` vs `12.50`), and whole-unit groupings (`43.000`). */
@@ -221,24 +288,12 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     for (const m of cue.symbol ? [score, symbolScore] : [score]) m[cue.country] = (m[cue.country] ?? 0) + gain;
     if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
-    if (cue.currency && cue.symbol) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
+    if (cue.currency && cue.symbol && !cue.stray) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
-  const up = ` ${text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ')} `;
-  const mentions = (list: string[]) => list.filter((s) => up.includes(s)).length;
-  const myGeo = mentions(PLACES.myStates) + 0.5 * mentions(PLACES.myCities);
-  if (myGeo) { score.MY = (score.MY ?? 0) + Math.min(3, 1.5 * myGeo); evidence.push('MY:geography'); }
-  const idGeo = mentions(PLACES.idProvinces) + 0.5 * mentions(PLACES.idCities);
-  if (idGeo) { score.ID = (score.ID ?? 0) + Math.min(3, 1.5 * idGeo); evidence.push('ID:geography'); }
-  const inGeo = mentions(PLACES.inStates);
-  if (inGeo) { score.IN = (score.IN ?? 0) + Math.min(2, inGeo); evidence.push('IN:geography'); }
+  addGeography(folded, score, evidence);
   const style = numberStyle(text);
-  // Indonesian whole-rupiah amounts: 43.000 / 131,000 with few two-decimal amounts
-  if (style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point) {
-    const groups = 1.5 + ((score.ID ?? 0) > 0 ? 1 : 0);
-    for (const m of [score, symbolScore]) m.ID = (m.ID ?? 0) + groups; // symbolScore: how amounts are printed, not where the page is
-    evidence.push('ID:whole-groups');
-  }
+  wholeGroupsCue(style, score, symbolScore, evidence);
 
   const nearCountry = countryFromNear(hints.near);
   if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + 6; evidence.push(`near:${nearCountry}`); }
@@ -273,9 +328,11 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   } else {
     conv = priorConventions(printedCurrency, language, text, !!score.EU_ONLY, evidence);
   }
-  // the signs lost the country to a place told by more than one cue (PLACE_DOUBTS_SIGNS), not by a language's words
-  // alone (a Vietnamese restaurant abroad prints "Cam on"), nor by one generic mark (a British bookshop's "N°")
-  const placed = ranked[0] !== byScore[0] ? ranked[0] : undefined;
+  // the page's first country is a place told by more than one cue (PLACE_DOUBTS_SIGNS), not by a language's words
+  // alone (a Vietnamese restaurant abroad prints "Cam on"), nor by one generic mark (a British bookshop's "N°"):
+  // whether it took the first rank from the signs (placeBeforeSigns) or tied with them ("NEW YORK NEW YORK 10012"
+  // and one "£5.00"), bare signs of another currency do not win the currency from it
+  const placed = top && !knownFromSignsOnly(top, symbolScore) ? top : undefined;
   const signsDoubted = !!placed && besideSigns(placed, symbolScore) - (printedIn?.country === placed[0] ? printedIn.weight : 0) >= PLACE_DOUBTS_SIGNS;
   const currency = chooseCurrency(conv.currency, countryConfidence, printedCurrency, currencyVotes, codeVotes, symbolCounts, style.comma + style.point + style.wholeGroups, signsDoubted);
 
@@ -367,9 +424,13 @@ export function chooseCurrency(own: string, countryConfidence: number, printed: 
   // (a Cork restaurant's € read as £ by tesseract: Ireland by its address, and so euro)
   if (signsDoubted) return own;
   // a symbol that stands twice, and beside a fair share of the amounts: two smudges among twenty amounts are not
+  // (never against a country this sure, SIGNS_YIELD_TO_COUNTRY_FROM: two "£" read on an Indonesian receipt with its Jl., PPN and TUNAI)
   const n = symbols[printed] ?? 0;
-  return countryConfidence < 0.6 || (n >= 2 && n >= SYMBOL_SHARE_OF_AMOUNTS * amounts) ? printed : own;
+  return countryConfidence < 0.6 || (countryConfidence < SIGNS_YIELD_TO_COUNTRY_FROM && n >= 2 && n >= SYMBOL_SHARE_OF_AMOUNTS * amounts) ? printed : own;
 }
+
+/** A country at least this sure keeps its own currency against any bare symbol, however often printed (chooseCurrency). */
+export const SIGNS_YIELD_TO_COUNTRY_FROM = 0.9;
 
 /** The share of a page's amounts (numberStyle's count) a bare symbol must stand beside to outweigh a sure country. */
 export const SYMBOL_SHARE_OF_AMOUNTS = 0.25;

@@ -93,11 +93,15 @@ describe('locale inference', () => {
   });
 
   it('tells a page\'s country by its address before pound signs OCR made of noise ("Dublin, OH" is in the US)', () => {
-    const text = 'meijer\n5 Sawmill Rd\nDublin, OH #58\n07/11/12\n£2 = TOTAL SAVINGS 3.56\n£3 CANDY 1.00\nTOTAL 3.00';
+    const text = 'meijer\n5 Sawmill Rd\nDublin, OH #58\n07/11/12\n£2.00 = TOTAL SAVINGS 3.56\n£3.00 CANDY 1.00\nTOTAL 3.00';
     const l = inferLocale(documentFromText(text));
     expect(l.countryCode).toBe('US');
     expect(l.dayFirst).toBe(false);
     expect(l.evidence).toContain('place-before-signs:US');
+    // pound signs before no price in pounds and pence ("£2 =", a barcode's "£1101004000003") weigh less than the address
+    const stray = inferLocale(documentFromText('meijer\nDublin, OH\n£2 = SAVINGS\n£3 CANDY\n£1101004000003 COUPON\nTOTAL 3.00'));
+    expect(stray.countryCode).toBe('US');
+    expect(stray.evidence).not.toContain('place-before-signs:US');
     expect(fields(text).date?.value.slice(0, 10)).toBe('2012-07-11');
     // the Irish capital stays Irish; pound signs with no address elsewhere keep their country
     expect(inferLocale(documentFromText('Temple Bar\nDublin 2\nTotal 10.00')).countryCode).toBe('IE');

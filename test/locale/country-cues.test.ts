@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { inferLocale } from '../../src/locale/index.js';
+import { documentFromText } from '../../src/document/geometry.js';
+
+const locale = (text: string) => inferLocale(documentFromText(text));
+const currency = (text: string) => locale(text).currency;
+
+describe('the currency from where the page is (issue 34: currency on every set)', () => {
+  it('reads tax numbers that name one country', () => {
+    // an Australian business number with a letter OCR made of a digit
+    expect(currency('Royal Hotel\nTax Invoice\nABN: 12 p97 840 887\nSubtotal $59.60\nTotal $63.60')).toBe('AUD');
+    // a Singapore GST registration number (the Malaysian "GST Reg No" words alone do not outweigh it)
+    expect(currency('SHIMBASHI SOBA\n290 Orchard Road #B1-41\nGST Reg No:20-0301619-0\nSUBTOTAL 100.30\nTOTAL 118.05')).toBe('SGD');
+    // an Indian GST identification number
+    expect(currency('Vihar Vegetarian Restaurant\nFood Total 245.00\nGrand Total 245.00\nGST NO.-30ABNPS1185Q1Z2')).toBe('INR');
+    // a Thai company tax id, an Emirates tax registration number
+    expect(currency('Tax ID: 0105542019730\nSUSHI SET 220.00\nTotal: 1,199.00\nVAT(7.00%) : 78.44')).toBe('THB');
+    expect(currency('SCALINI RESTAURANT\nTRN 100072725300003\nSubtotal 2177.00\nVAT 5% 108.83\nAmount Due 2424.39')).toBe('AED');
+    // a Mexican company form beside "$"
+    expect(currency('CASA LEY, S.A. DE C.V.\nCD GLORIA TREVI $139.90\nTOTAL $321.96\nEFECTIVO $328.00')).toBe('MXN');
+  });
+
+  it('reads places: a city, a state by its name, a city and state in capitals', () => {
+    expect(locale('Aqua Shard\nLevel 31 The Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50').countryCode).toBe('GB');
+    expect(currency('Aqua Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50')).toBe('GBP');
+    expect(currency('GULUM Restaurant\nKortumstr. 20\n44787 Bochum\nNETTO 17,14\nTOTAL 20,40')).toBe('EUR');
+    // "NEW YORK NEW YORK 10012" outweighs one "£" (a misread "$") before a price
+    expect(currency('SUPREME NY\n274 LAFAYETTE STREET\nNEW YORK NEW YORK 10012\nTENNIS BALLS £5.00\nSubtotal: 104.00\nRECEIPT TOTAL: 105.42')).toBe('USD');
+    expect(currency('CVS/pharmacy\n4365 N ORACLE ROAD, TUCSON, AZ\nSUBTOTAL 18.88\nTOTAL 20.41')).toBe('USD');
+    // a "TOTAL, IN" is no Indiana: codes that are English words are not read in capitals without a ZIP
+    expect(locale('THANK YOU, COME IN\nTOTAL 20.41').countryCode).toBeUndefined();
+  });
+
+  it('reads the currency printed as a word or a kuna sign, not letters inside other numbers', () => {
+    expect(currency('MERCADONA\nTOTAL EUROS 10,79\nENTREGA EUROS 10,79')).toBe('EUR');
+    expect(currency('Bugenvilla\nUKUPNO kn 290,00\nDatum: 19.09.2014')).toBe('HRK');
+    // "Kn" in a Vietnamese line is not the kuna
+    expect(currency('Hien Bac Kn 35\nHa Noi\nTong tien 54,000\nTien mat 100,000')).not.toBe('HRK');
+    // a telephone's "319-5€67" is a misread digit, not a euro
+    expect(locale('MICHAELS STORE\n(770)319-5€67\nSUBTOTAL 4.00\nTOTAL 4.24').printedCurrency).toBeUndefined();
+    // a vanity telephone number's letters are not the dirham's code
+    expect(currency('AEON CO. (M) BHD\nJALAN JEJAKA, TAMAN MALURI\nCHERAS, 55100 KUALA LUMPUR\nGST ID : 002017304668\nTotal 75.00\nTEL 1-300-80-AEON (2366)\nTEL 1-300-80-AED')).toBe('MYR');
+  });
+
+  it('keeps a sure country\'s own currency against bare signs, and gives whole-unit amounts to the country the page names', () => {
+    const indo = 'JL. PAHLAWAN, BULELENG\nHARGA JUAL 78,500\nTOTAL 78,500\nTUNAI 100,000\nKEMBALI 21,500\nPPN 2,824\nLAYANAN KONSUMEN £0.10\nGea. £48.00';
+    const l = locale(indo);
+    expect(l.countryCode).toBe('ID');
+    expect(l.countryConfidence).toBeGreaterThanOrEqual(0.9);
+    expect(l.currency).toBe('IDR');
+    // Vietnamese amounts grouped by thousands on a page that names Ha Noi: dong, not rupiah
+    const vn = locale('Co.op Food\nTp Ha Noi\nSua tuoi 6.750\nTong tien hang 54,000\nTien khach dua 100,000');
+    expect(vn.countryCode).toBe('VN');
+    expect(vn.currency).toBe('VND');
+    // with no other cue, such amounts still read as rupiah (as before)
+    expect(locale('Boba 16,000\nTotal 32,000\nCash 50,000').currency).toBe('IDR');
+  });
+});
