@@ -255,9 +255,14 @@ function moneyCandidates(lines: LineFacts[], inSummary: ReadonlySet<number>): Mo
   return out;
 }
 
-/** The index of the first line of the totals block: a total, subtotal, tax, paid, change or rounding label with a money amount (else the line count). */
+/**
+ * The index of the first line of the totals block: a total, subtotal, tax, paid, change or rounding label
+ * with a money amount, or a strong total label alone on its line whose amount OCR lost ("Grand Total el .30");
+ * else the line count.
+ */
 function totalsStartOf(lines: LineFacts[]): number {
-  const at = lines.findIndex((f) => f.labels.some((l) => l && ['total', 'subtotal', 'tax', 'paid', 'change', 'rounding'].includes(l.role)) && f.amounts.some((a) => a.moneyLike));
+  const at = lines.findIndex((f) => (f.labels.some((l) => l && ['total', 'subtotal', 'tax', 'paid', 'change', 'rounding'].includes(l.role)) && f.amounts.some((a) => a.moneyLike))
+    || (f.hits.length === 1 && f.hits[0]!.role === 'total' && f.hits[0]!.strength >= 3 && !f.amounts.some((a) => a.moneyLike)));
   return at >= 0 ? at : lines.length;
 }
 

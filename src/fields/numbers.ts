@@ -47,7 +47,8 @@ export interface Amount {
  */
 const RAND_SIGN = String.raw`R(?=\d{1,3}(?:[ ,]?\d{3})*[.,]\d{2}(?!\d))`;
 const CUR_PREFIX = String.raw`RM|RH|RN|Rp\.?|IDR|MYR|USD|EUR|SGD|S\$|US\$|A\$|C\$|HK\$|R\$|INR|Rs\.?|GBP|AUD|CAD|CHF|\$|€|£|₹|¥|฿|₱|₫|₪|₩|${RAND_SIGN}`;
-const CUR_SUFFIX = String.raw`€|EUR|RM|£|zł|kr|Kč|Ft|₫`;
+/** A sign after its amount ("12,50 €"); not one glued to the next number, nor an RM before one ("1 RM12.60", "1 RM 12.60": the quantity, then the price with its sign). */
+const CUR_SUFFIX = String.raw`€|EUR|RM(?!\s?\d)|£|zł|kr|Kč|Ft|₫`;
 
 const regexCache = new Map<string, RegExp>();
 function amountRegex(locale: Pick<Locale, 'wholeCurrency' | 'spaceGrouping'>): RegExp {
@@ -62,7 +63,7 @@ function buildAmountRegex(locale: Pick<Locale, 'wholeCurrency' | 'spaceGrouping'
   const space = locale.wholeCurrency || locale.spaceGrouping ? String.raw`|\s(?=\d{3}(?![\d]|[.,]\d{3}))` : '';
   const num = String.raw`\d{1,3}(?:(?:[.,'’]\s?${space})\d{3})+(?:[.,]\s?\d{1,2}(?!\d))?|\d+(?:[.,]\s?\d{1,4})?`;
   return new RegExp(
-    String.raw`(?<![\p{L}\d.,/:#-])([-−~(]?)\s?(?:(${CUR_PREFIX})\s?[.:]?\s?)?([-−])?\s?(${num})(?!\d)(?:\s?(${CUR_SUFFIX})(?!\p{L}))?(-(?!\d))?(\)?)`,
+    String.raw`(?<![\p{L}\d.,/:#-])([-−~(]?)\s?(?:(${CUR_PREFIX})\s?[.:]?\s?)?([-−])?\s?(${num})(?!\d)(?:\s?(${CUR_SUFFIX})(?![\p{L}\d]))?(-(?!\d))?(\)?)`,
     'gu',
   );
 }

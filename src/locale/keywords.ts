@@ -57,7 +57,8 @@ export const ROLE_RULES: RoleRule[] = [
   { role: 'deposit', strength: 1, re: /\b(?:DEPOSIT|DEPOSIT\s*PAID|ADVANCE|DP|UANG\s*MUKA|ACOMPTE|ANZAHLUNG)\b/ },
   { role: 'points', strength: 1, re: /\b(?:POINTS?|POIN|PTS|REWARDS?|STAMPS?|BONUSPUNKTE)\b/ },
   { role: 'balance', strength: 1.2, re: /\b(?:BALANCE|OUTSTANDING|SISA|SALDO|SOLDE)\b/ },
-  { role: 'unitPrice', strength: 1, re: /\b(?:UNIT\s*PRICE|PRICE\s*EACH|U\s*PRICE|S\s*PRICE|PRIX\s*UNITAIRE|EINZELPREIS|STUKPRIJS|HARGA\s*SATUAN|@)\b/ },
+  // "@" between a count and a price ("2@3.50"); not glued to a word, where it is a tax's rate ("TOTAL INCL. GST@6%")
+  { role: 'unitPrice', strength: 1, re: /\b(?:UNIT\s*PRICE|PRICE\s*EACH|U\s*PRICE|S\s*PRICE|PRIX\s*UNITAIRE|EINZELPREIS|STUKPRIJS|HARGA\s*SATUAN|(?<=\d)@)\b/ },
   // totals with a qualifier, then the bare word
   { role: 'total', strength: 3, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:INCL\w*|INCLUSIVE|INC|WITH)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:AMOUNT|AMT|SALES|(?:${CUR})|BELANJA|HARGA|NET|PRICE|COST|CHARGE)${TAIL}|AMOUNT\s*(?:INCL\w*|INCLUSIVE)${TAIL}|DUE|JUMLAH|SUMME|SUMA|GESAMT\w*|BETRAG|TOTAAL|TOTALE|IMPORTE|MONTANT|BEDRAG|TOTAL\s*GENERAL)\b`) },
   { role: 'total', strength: 2.2, re: new RegExp(String.raw`\b(?:(?:TOTAL|TOTALS|TTL|TOT|GRAND)${TAIL}|AMOUNT|AMT)\b|รวม`) },

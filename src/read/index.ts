@@ -16,7 +16,7 @@ import { extractFields } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
-import { textAxis, textIsVertical } from '../ocr/orientation.js';
+import { readingQuality, textAxis, textIsVertical } from '../ocr/orientation.js';
 import type { TextAxis } from '../ocr/orientation.js';
 import type { Rotation } from '../ocr/preprocess.js';
 import { readWholePage, rereadLines, toPage } from './whole-page.js';
@@ -192,7 +192,9 @@ async function detectorAxis(readers: Readers, one: RasterPage, signal: AbortSign
  * A one-page image both readers read as noise is read at the other axis (upright if it was read sideways,
  * sideways if upright; 0/180 searched again) before any "noise" conclusion: a background the direction
  * misjudged must not hide a legible receipt. The other axis's readings replace the first when they are
- * not noise; true when they did.
+ * not noise and tesseract read their words at least as surely (readingQuality): an upright page whose
+ * total is only uncertain is no noise, and sideways garbage that happens to print "£30" does not replace
+ * it. True when they did.
  */
 async function readOtherAxis(t: Thorough): Promise<boolean> {
   const image = t.image;
@@ -205,6 +207,8 @@ async function readOtherAxis(t: Thorough): Promise<boolean> {
     const secondDoc = buildDocument([{ ...secondPage, index: 0 }]);
     const second = { doc: secondDoc, fields: extractFields(secondDoc, t.ctx.fields) };
     if (readsAsNoise(fields, second.fields)) return false;
+    const wordsOf = (d: Document) => d.lines.flatMap((l) => l.words);
+    if (readingQuality(wordsOf(doc)).confidence < readingQuality(wordsOf(t.document)).confidence) return false;
     Object.assign(t, { document: doc, fields, second, rotation: r.rotation, ownReading: undefined });
     return true;
   } catch (e) {

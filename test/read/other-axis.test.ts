@@ -27,12 +27,12 @@ const PAGE: RasterPage = { kind: 'raster', index: 0, image: Buffer.alloc(1), wid
 const INPUT: LoadedInput = { mediaType: 'image/png', bytes: Buffer.alloc(1), sha256: '0', pages: [PAGE], pageCount: 1, metadata: {} } as LoadedInput;
 const WORK: WorkingImage = { gray: Buffer.alloc(W * H, 255), width: W, height: H, scale: 1, photo: false, paperLevel: 255, originalWidth: W, originalHeight: H, ms: 0 };
 
-/** What both scripted readers read from an image: the receipt when `readable` says so, noise otherwise. */
-function readers(readable: (img: GrayImage) => boolean, detectorLines: TextLineShape[]) {
+/** What both scripted readers read from an image: the receipt when `readable` says so, noise otherwise (or the words given). */
+function readers(readable: (img: GrayImage) => boolean, detectorLines: TextLineShape[], pages: { yes: ReadWord[]; no: ReadWord[] } = { yes: RECEIPT_WORDS, no: NOISE_WORDS }) {
   const asked: Array<{ reader: string; width: number; height: number }> = [];
   const read = (reader: string) => async (img: GrayImage): Promise<PageReading> => {
     asked.push({ reader, width: img.width, height: img.height });
-    return { lines: [readable(img) ? RECEIPT_WORDS : NOISE_WORDS], grouped: false };
+    return { lines: [readable(img) ? pages.yes : pages.no], grouped: false };
   };
   const tesseract = {
     isClosed: false, size: 1, scaling: DEFAULT_SCALING,
@@ -77,6 +77,20 @@ describe('a page read as noise at one axis is read at the other before it is giv
     expect(out.rotation).toBe(0);
     expect(out.fields.totalAmount?.value).toBe(6.1);
     expect(asked.some((a) => a.width > a.height)).toBe(false);
+  });
+
+  it('a legible page whose total is only uncertain keeps its reading against sideways garbage that prints an amount', async () => {
+    // upright: well read, no date, its total label misread (the total is a guess under the noise line); sideways: "TOTAL £30.00" read out of smudges
+    const upright = words(['RAMEN HOUSE', 'Ramen Special 15.90', 'Ramen Egg 13.90', 'Ramen Seaweed 12.90', 'SUBTOTAL 42.69', 'SC 4.27', 'PAY THIS ANONT: $90.25', 'ORDER NUMBER IS: 26367'], 0.93);
+    const garbage = words(['= FH i It', 'TOTAL £30.00', 'CASH £30.00', 'l1 ii ~'], 0.35);
+    const { readers: r, asked } = readers((img) => img.width < img.height, HORIZONTAL, { yes: upright, no: garbage });
+    const out = await readDocument(INPUT, r, ctx());
+    // the other axis was read (the first looked like noise to the noise rule) but did not replace the upright reading
+    expect(asked.some((a) => a.reader === 'tesseract' && a.width > a.height)).toBe(true);
+    expect(out.rotation).toBe(0);
+    expect(out.fields.totalAmount?.value).not.toBe(30);
+    expect(out.document.text).toContain('Ramen');
+    expect(out.document.text).not.toContain('FH');
   });
 
   it('a page that is noise both ways is given up as noise, after both axes were read', async () => {

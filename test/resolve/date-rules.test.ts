@@ -54,7 +54,7 @@ describe('the rule lists', () => {
       expect(names).not.toContain(SCORE_DECIDED);
     }
     expect(SCORE_RULES.map((r) => r.name)).toEqual(['transaction-keyword', 'order-keyword', 'due-keyword', 'other-keyword', 'time', 'weekday', 'ambiguous', 'window', 'position', 'ocr', 'guess', 'unpadded']);
-    expect(DATE_EVIDENCE_RULES.map((r) => r.name)).toEqual(['keyword', 'order-date', 'other-date', 'time', 'weekday', 'month-name', 'iso', 'day-month-order', 'short-year', 'repeated', 'distinct-dates', 'rival', 'ocr-confidence', 'ocr-repaired', 'guess', 'unpadded-day', 'window']);
+    expect(DATE_EVIDENCE_RULES.map((r) => r.name)).toEqual(['keyword', 'order-date', 'other-date', 'time', 'garbled-time', 'weekday', 'month-name', 'iso', 'day-month-order', 'short-year', 'repeated', 'distinct-dates', 'rival', 'ocr-confidence', 'ocr-repaired', 'guess', 'unpadded-day', 'window']);
     expect(DATE_CAP_RULES.map((r) => r.name)).toEqual(['unsettled-order']);
     expect(DUE_EVIDENCE_RULES.map((r) => r.name)).toEqual(['due-keyword', 'due-ambiguous', 'before-date']);
   });
@@ -181,6 +181,16 @@ describe('evidence rules of the date', () => {
 
   it('time: +0.2', () => {
     expect(evidenceOf([cand('2024-05-01', { time: { h: 10, m: 0 } })])).toContain('time(0.2)');
+  });
+
+  it('garbled-time: -1.0 when the line of every printing shows an hh:mm:ss no clock shows', () => {
+    const onLine = (text: string, at: number) => ({ ...cand('2020-08-16', { at }), line: { ...lineAt(at), text } });
+    expect(evidenceOf([onLine('Thoi gian:09:66:24 - 16/08/2020', 20)])).toContain('garbled-time(-1)');
+    expect(evidenceOf([onLine('Thoi gian:25:10:24 - 16/08/2020', 21)])).toContain('garbled-time(-1)');
+    // a possible clock beside it, a clock without seconds, or another printing on a clean line: no term
+    expect(evidenceOf([onLine('16/08/2020 09:66:24 09:55:24', 22)])).not.toContain('garbled-time(-1)');
+    expect(evidenceOf([onLine('16/08/2020 Ref 10:75', 23)])).not.toContain('garbled-time(-1)');
+    expect(evidenceOf([onLine('Thoi gian:09:66:24 - 16/08/2020', 24), onLine('16/08/2020 09:55:24', 25)])).not.toContain('garbled-time(-1)');
   });
 
   it('weekday: agrees +1.0, disagrees -1.5', () => {

@@ -226,6 +226,16 @@ describe('the total\'s terms', () => {
     // other lines that add up to a "subtotal" make it a total
     expect(termEffect(['COFFEE 4.00', 'TAX 0.40', 'SUBTOTAL 4.40', 'CASH 5.00', 'CHANGE 0.60'], 4.4, 'labelled-other-role').gain).toBe(0);
   });
+  it('labelled-other-role: a subtotal on a page whose total labels read no amount is not ruled out', () => {
+    const page = ['FISH OIL 300.00 SR', 'ALPHA LIPID 330 SR', 'OINTMENT 5.00 ZR', 'SubTotal: 635.00', 'Rounding Adj : 0.00', 'Thank you'];
+    const e = termEffect(page, 635, 'labelled-other-role');
+    expect(e.terms).toEqual(['subtotal-no-total(-0.8)']);
+    expect(e.gain).toBe(0);
+    expect(e.s.f['subtotal-no-total']).toBe(1);
+    expect(resolved(page).total?.value).toBe(635);
+    // with a total line, the subtotal is penalised as before
+    expect(termEffect([...page.slice(0, 4), 'TOTAL 650.00'], 635, 'labelled-other-role').terms).toEqual(['labelled-subtotal(-1.5)']);
+  });
   it('unlabelled-unsupported: a bare number no arithmetic gives', () => {
     eq2(termEffect(['COFFEE 4.05', 'TOTAL 13.36'], 4.05, 'unlabelled-unsupported').gain, -0.5);
     expect(termEffect(['COFFEE 4.05', 'TOTAL 13.36'], 13.36, 'unlabelled-unsupported').gain).toBe(0);
@@ -399,5 +409,28 @@ describe('the other fields\' rules', () => {
     expect(resolved(['TOTAL 13.36', 'TIP 3.00']).tip?.evidence).toEqual(['rule:tip-line']);
     expect(resolved(['TOTAL 13.36', 'TIP 3.00']).tip?.value).toBe(3);
     expect(resolved(['TOTAL 13.36', 'TIP 30.00']).tip).toBeUndefined();
+  });
+});
+
+describe('labels and amounts as OCR prints them (issue 34: the right value read, the wrong one chosen)', () => {
+  it('a "TOTAL INCL. GST@6%" line is a total, not a unit price; "2@3.50" still is', () => {
+    const r = resolved(['BASKET W/HOOK 1 X 3.50 3.50', 'TOILET PAPER HOLDER 1 X 17.50 17.50', 'TOTAL INCL. GST@6% RM 21.00', 'CASH RM 21.00', 'GST @6% included in total RM 1.19']);
+    expect(r.total?.value).toBe(21);
+    expect(r.total?.keyword).toBe('TOTAL INCL GST');
+    const facts = read(['COFFEE 2@3.50 7.00', 'TOTAL 7.00']).facts;
+    expect(facts.candidates.some((c) => c.role === 'unitPrice' && c.amount.value === 3.5)).toBe(true);
+  });
+  it('a quantity before a price with its glued sign ("1 RM12.60") is two amounts, and the items add up to what was paid', () => {
+    const facts = read(['NADEJE SDN BHD', 'DoubleCoco Slice 1 RM12.60', 'Mothers Slices 1 RM13.50', 'Tiramisu Slice 1 RM12.60', 'Cheese Slice 1 RM12.60']).facts;
+    const line = facts.lines[1]!;
+    expect(line.amounts.map((a) => [a.value, a.currency ?? null])).toEqual([[1, null], [12.6, 'MYR']]);
+    expect(facts.items.map((i) => i.amount.value)).toEqual([12.6, 13.5, 12.6, 12.6]);
+  });
+  it('a strong total label whose amount OCR lost starts the totals block', () => {
+    const page = ['NADEJE SDN BHD', 'DoubleCoco Slice 1 RM12.60', 'Mothers Slices 1 RM13.50', 'Tiramisu Slice 1 RM12.60', 'Cheese Slice 1 RM12.60',
+      'Grand Total el .30', '(Bill Inclusive of 6% GST : RM2.90)', 'Cash RM51.30'];
+    const { facts } = read(page);
+    expect(facts.items.map((i) => i.amount.value)).toEqual([12.6, 13.5, 12.6, 12.6]);
+    expect(resolved(page).total?.value).toBe(51.3);
   });
 });

@@ -160,13 +160,20 @@ function paidEqual(s: ScoreState): void {
 }
 
 /** Printed only with another role (subtotal, tax, paid, ...), unless other lines add up to it or it is the rounded amount paid. */
-function labelledOtherRole(s: ScoreState): void {
+function labelledOtherRole(s: ScoreState, ctx: MoneyContext): void {
   const { vc } = s;
   // a "subtotal" that other lines add up to is really a total (e.g. "Sub Total" printed after the tax)
   const ownLines = new Set(vc.printed.map((c) => c.lineIndex));
   const supportedByOthers = s.support.some((d) => !d.repaired && (d.kind === 'subtotal-sum' || d.kind === 'summary' || d.kind === 'paid-change') && d.lines.every((l) => !ownLines.has(l)));
   if (!s.nonTotal || s.best || (s.afterRounding.length && vc.printed.every((c) => c.role === 'paid')) || supportedByOthers) return;
   const roles = new Set(vc.printed.map((c) => c.role));
+  // a subtotal on a page where no total label reads a money amount (no total line, or its amount lost):
+  // the last sum the page prints, not ruled out (weaker than a total label, stronger than a bare number)
+  if ([...roles].every((r) => r === 'subtotal') && !ctx.totalLabelled.some((c) => c.amount.moneyLike)) {
+    s.terms.push({ name: 'subtotal-no-total', weight: -0.8 });
+    s.f['subtotal-no-total'] = 1;
+    return;
+  }
   const onlyPaid = [...roles].every((r) => r === 'paid');
   s.score -= onlyPaid ? 1.2 : 2.5;
   s.terms.push({ name: `labelled-${[...roles].join('/')}`, weight: onlyPaid ? -0.8 : -1.5 });
