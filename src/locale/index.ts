@@ -139,7 +139,6 @@ const CUES: Cue[] = [
   { re: /(?<![\w-])(?:\d{2}|M\d)-\d{7}-[\dA-Z](?![\w-])/, country: 'SG', weight: 2 },
   { re: /#B?\d{1,2}-\d{2,4}\b/, country: 'SG', weight: 1.2 },
   { re: /\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
-  // a pound sign before an amount; one standing alone is often a smudge or another currency's mark misread
   // the pound sign before a price in pounds and pence; before anything else (a barcode, a lone digit) it is often a smudge or another sign misread
   { re: /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/, country: 'GB', weight: 3, currency: 'GBP', symbol: true },
   { re: /£(?!\s?\d{1,6}[.,]\d{2}(?![\d.,]))/, country: 'GB', weight: 1, currency: 'GBP', symbol: true, stray: true },
@@ -221,13 +220,16 @@ function addGeography(folded: string, score: Record<string, number>, evidence: s
 }
 
 /**
- * Whole-unit amounts grouped by thousands (43.000 / 131,000, few two-decimal amounts): a currency without
- * cents. They add to the whole-unit country the page's other cues already name (Vietnam's "Ha Noi",
+ * Whole-unit amounts grouped by thousands (43.000 / 131,000, few two-decimal amounts), or ungrouped in
+ * hundreds with no amount in cents ("16000", "32500"): a currency without cents. They add to the whole-unit country the page's other cues already name (Vietnam's "Ha Noi",
  * Indonesia's "Jl."), else to Indonesia (before, the only one). Counted in `symbolScore`:
  * how the amounts are printed, not where the page is.
  */
 function wholeGroupsCue(style: ReturnType<typeof numberStyle>, score: Record<string, number>, symbolScore: Record<string, number>, evidence: string[]): void {
-  if (!(style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point)) return;
+  const grouped = style.wholeGroups >= 2 && style.wholeGroups > style.comma + style.point;
+  // or three ungrouped whole amounts in hundreds on a page with no amount in cents ("Total amount 32000", "Cash 50000")
+  const ungrouped = style.comma + style.point === 0 && style.wholeRound >= 3;
+  if (!grouped && !ungrouped) return;
   const named = Object.entries(score)
     .filter(([c, sc]) => CONVENTIONS[c]?.wholeCurrency && sc - (symbolScore[c] ?? 0) > 0)
     .sort((a, b) => (b[1] - (symbolScore[b[0]] ?? 0)) - (a[1] - (symbolScore[a[0]] ?? 0)))[0]?.[0];
@@ -238,14 +240,16 @@ function wholeGroupsCue(style: ReturnType<typeof numberStyle>, score: Record<str
 }
 
 /** Counts of decimals written with a comma vs a point (`12,50` vs `12.50`), and whole-unit groupings (`43.000`). */
-export function numberStyle(text: string): { comma: number; point: number; wholeGroups: number } {
+export function numberStyle(text: string): { comma: number; point: number; wholeGroups: number; wholeRound: number } {
   const comma = (text.match(/(?<![\d.,])\d{1,3}(?:[.\s]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length
     + (text.match(/(?<![\d.,])\d{1,3}(?:\.\d{3})+,\d{2}(?![\d])/g) ?? []).length;
   const point = (text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,])/g) ?? []).length
     + (text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})+\.\d{2}(?![\d])/g) ?? []).length
     + (text.match(/(?<![\d.,])\d{4,}\.\d{2}(?![\d.,])/g) ?? []).length;
   const wholeGroups = (text.match(/(?<![\d.,])\d{1,3}(?:[.,]\s?\d{3})+(?![\d]|[.,]\d)/g) ?? []).length;
-  return { comma, point, wholeGroups };
+  // ungrouped whole amounts in hundreds ("16000", "32500"): not a year, nor part of a date, time or number
+  const wholeRound = (text.match(/(?<![\d.,:/-])(?!(?:19|20)\d\d(?!\d))\d{1,4}[05]00(?![\d.,:/-])/g) ?? []).length;
+  return { comma, point, wholeGroups, wholeRound };
 }
 
 /** A numeric date that can only be month-first: day 13-31 second ("1/13/2008", "07-27-2009"). */

@@ -54,5 +54,8 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(vn.currency).toBe('VND');
     // with no other cue, such amounts still read as rupiah (as before)
     expect(locale('Boba 16,000\nTotal 32,000\nCash 50,000').currency).toBe('IDR');
+    // ungrouped whole amounts in hundreds, and no amount in cents: the same
+    expect(locale('Boba Sundae 16000 1 16000\nTotal amount 32000\nCash 50000\nChange 18000\n2022-06-22 17:02:32').currency).toBe('IDR');
+    expect(locale('Coffee 1500\nTotal 3000\nCash 5000.00\nChange 2000.00').currency).toBe('');
   });
 });
