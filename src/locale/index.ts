@@ -290,7 +290,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     if (!n) continue;
     const gain = cue.weight * (1 + 0.25 * (n - 1));
     for (const m of cue.symbol ? [score, symbolScore] : [score]) m[cue.country] = (m[cue.country] ?? 0) + gain;
-    if (cue.currency) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
+    if (cue.currency && !cue.stray) currencyVotes[cue.currency] = (currencyVotes[cue.currency] ?? 0) + n * cue.weight;
     if (cue.currency && !cue.symbol) codeVotes[cue.currency] = (codeVotes[cue.currency] ?? 0) + n;
     if (cue.currency && cue.symbol && !cue.stray) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);

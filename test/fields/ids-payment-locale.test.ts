@@ -102,6 +102,8 @@ describe('locale inference', () => {
     const stray = inferLocale(documentFromText('meijer\nDublin, OH\n£2 = SAVINGS\n£3 CANDY\n£1101004000003 COUPON\nTOTAL 3.00'));
     expect(stray.countryCode).toBe('US');
     expect(stray.evidence).not.toContain('place-before-signs:US');
+    // and they do not vote for the pound: the page's currency is its place's
+    expect(stray.currency).toBe('USD');
     expect(fields(text).date?.value.slice(0, 10)).toBe('2012-07-11');
     // the Irish capital stays Irish; pound signs with no address elsewhere keep their country
     expect(inferLocale(documentFromText('Temple Bar\nDublin 2\nTotal 10.00')).countryCode).toBe('IE');
