@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferLocale } from '../../src/locale/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
+import { extractFields } from '../../src/fields/index.js';
 
 const locale = (text: string) => inferLocale(documentFromText(text));
 const currency = (text: string) => locale(text).currency;
@@ -57,5 +58,22 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     // ungrouped whole amounts in hundreds, and no amount in cents: the same
     expect(locale('Boba Sundae 16000 1 16000\nTotal amount 32000\nCash 50000\nChange 18000\n2022-06-22 17:02:32').currency).toBe('IDR');
     expect(locale('Coffee 1500\nTotal 3000\nCash 5000.00\nChange 2000.00').currency).toBe('');
+  });
+});
+
+describe('how sure the currency is when the page prints none', () => {
+  const conf = (text: string) => extractFields(documentFromText(text), {}).currencyCode;
+  it('a sure country told by its place settles its own currency (up to 0.95); signs or amounts alone do not', () => {
+    const placed = conf('JL. PAHLAWAN, BULELENG\nKOTA DENPASAR\nHARGA JUAL 78.500\nTOTAL 78.500\nTUNAI 100.000\nKEMBALI 21.500\nPPN 2.824');
+    expect(placed?.value).toBe('IDR');
+    expect(placed!.confidence).toBeGreaterThanOrEqual(0.9);
+    // known from how its amounts are printed only: a guess, below 0.9
+    const grouped = conf('Boba 16,000\nTotal 32,000\nCash 50,000');
+    expect(grouped?.value).toBe('IDR');
+    expect(grouped!.confidence).toBeLessThan(0.9);
+    // pound signs alone: below 0.9 (symbol-only)
+    const signs = conf('TEA £2.00\nCAKE £3.00\nTotal £5.00');
+    expect(signs?.value).toBe('GBP');
+    expect(signs!.confidence).toBeLessThan(0.9);
   });
 });
