@@ -408,9 +408,10 @@ export const DOLLARS: ReadonlySet<string> = new Set(['USD', 'CAD', 'AUD', 'NZD',
 /**
  * The currency: the country's own unless the page prints another one convincingly. A printed code or
  * word (EUR, GBP, VND) is convincing; a bare symbol is when the country is unsure (< 0.6) or the symbol
- * stands twice and beside at least SYMBOL_SHARE_OF_AMOUNTS of the page's `amounts`, and never against
- * the country's own currency printed on the page ("VND 200,000" and a stray "€" is đồng), nor when the
- * signs already lost the country to a place (`signsDoubted`, placeBeforeSigns); a bare "$" is
+ * stands twice and beside at least SYMBOL_SHARE_OF_AMOUNTS of the page's `amounts` and the country is
+ * below SIGNS_YIELD_TO_COUNTRY_FROM, and never against the country's own currency printed on the page
+ * ("VND 200,000" and a stray "€" is đồng), nor when the page's first country is a place told by two or
+ * more points of its own cues (`signsDoubted`, PLACE_DOUBTS_SIGNS); a bare "$" is
  * the country's dollar, or its own currency's sign when the country is sure (DOLLAR_SIGN_OWN_FROM).
  * With no country, what is printed.
  */

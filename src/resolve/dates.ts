@@ -142,13 +142,15 @@ function otherDateTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.k
 function timeTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.time ? [{ name: 'time', weight: 0.2 }] : []; }
 /** A clock reading with seconds ("09:66:24"), whose parts are checked by impossibleTime. */
 const CLOCK = /(?<![\d.]|\d:)(\d{1,2}):(\d{2}):(\d{2})(?![\d.:])/g;
-/** The line shows an hh:mm:ss no clock shows (an hour past 24, minutes or seconds past 59) and none that a clock shows. */
+/**
+ * The line shows an hh:mm:ss no clock shows (an hour past 24, minutes or seconds past 59) and none that a
+ * clock shows: its digits were misread, and a date beside them may be too ("Thời gian: 09:55:24 -
+ * 15/08/2020" read "09:66:24 - 16/08/2020").
+ */
 function impossibleTime(text: string): boolean {
   const clocks = [...text.matchAll(CLOCK)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])] as const);
   return clocks.length > 0 && clocks.every(([h, m, sec]) => h > 24 || m > 59 || sec > 59);
 }
-// Every printing's line shows an impossible time (impossibleTime): its digits were misread ("Thời gian:
-// 09:55:24 - 15/08/2020" read "09:66:24 - 16/08/2020"), and the date's may be too.
 /** Every printing's line shows an impossible time (its digits, and the date's, misread): -1.0. */
 function garbledTimeTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
   return same.length && same.every((x) => impossibleTime(x.line.text)) ? [{ name: 'garbled-time', weight: -1.0 }] : [];
