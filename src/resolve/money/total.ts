@@ -51,6 +51,9 @@ export function scoreState(vc: ValueCandidate, ctx: MoneyContext): ScoreState {
   return { vc, v, score: 0, terms: [], kw: 0, support, kinds, repairedKinds, paidEqual: ctx.paidKeys.has(ctx.keyOf(v)), afterRounding, nonTotal, f: vc.printed.length ? { printed: 1 } : {} };
 }
 
+/** A total label's strength: a rounding line's 2.4, a balance's 1.2, else its keyword's (2 when it has none). */
+const labelStrength = (c: MoneyCandidate): number => (c.role === 'rounding' ? 2.4 : c.role === 'balance' ? 1.2 : (c.label?.strength ?? 2));
+
 /** The printed total label of the value that scores best (keyword strength, OCR variant, place, reading). */
 function labelledTotal(s: ScoreState, ctx: MoneyContext): void {
   const { v, vc } = s;
@@ -59,7 +62,7 @@ function labelledTotal(s: ScoreState, ctx: MoneyContext): void {
   const asTotal = vc.printed.filter((c) => c.role === 'total' || (c.role === 'rounding' && v >= ctx.smallRounding * 2) || c.role === 'balance');
   for (const c of asTotal) {
     const l = c.label!;
-    let sc = c.role === 'rounding' ? 2.4 : c.role === 'balance' ? 1.2 : l.strength;
+    let sc = labelStrength(c);
     if (l.fuzzy) sc -= 0.5;
     if (l.fromLineAbove) sc -= 0.2;
     if (!c.amount.moneyLike) sc -= 1.2;
@@ -76,7 +79,7 @@ function labelledTotal(s: ScoreState, ctx: MoneyContext): void {
 function labelFeatures(s: ScoreState, c: MoneyCandidate, ctx: MoneyContext): void {
   const { opts, maxOther } = ctx;
   const l = c.label;
-  const strength = c.role === 'rounding' ? 2.4 : c.role === 'balance' ? 1.2 : (l?.strength ?? 2);
+  const strength = labelStrength(c);
   const f = s.f;
   f['label-strength'] = strength;
   f[`label-role:${c.role === 'rounding' || c.role === 'balance' ? c.role : 'total'}`] = 1;
@@ -109,7 +112,7 @@ function keyword(s: ScoreState): void {
   vc.keyword = best?.label?.keyword ?? '-';
   s.score += s.kw;
   if (!best) return;
-  const strength = best.role === 'balance' ? 1.2 : best.role === 'rounding' ? 2.4 : (best.label?.strength ?? 2);
+  const strength = labelStrength(best);
   s.terms.push({ name: `keyword:${vc.keyword}`, weight: strength >= 3.5 ? 1.8 : strength >= 3 ? 0.9 : strength >= 2.2 ? 0.8 : 0.3 });
 }
 
