@@ -78,7 +78,9 @@ export function derivations(input: ArithmeticInput): Derivation[] {
   }
   const discounts = input.discount.slice(0, 3).map((d) => ({ ...d, value: -Math.abs(d.value) }));
   for (const s of bases) {
-    for (const pick of combos([taxLists[0]!, input.service.slice(0, 2), input.rounding.slice(0, 2), discounts])) {
+    // a rounding or discount line above the base was applied before it ("LESS 30% -2.37 / SUBTOTAL 41.43 / ROUNDING 0.02 / SUBTOTAL 41.45")
+    const below = (list: Reading[]) => list.filter((r) => r.lineIndex > s.lineIndex);
+    for (const pick of combos([taxLists[0]!, input.service.slice(0, 2), below(input.rounding.slice(0, 2)), below(discounts)])) {
       if (!pick.length || pick.every((r) => r.value === 0)) continue;
       const v = s.value + pick.reduce((a, r) => a + r.value, 0);
       push({ value: v, kind: 'subtotal-sum', repaired: s.repaired || pick.some((r) => r.repaired), lines: [s.lineIndex, ...pick.map((r) => r.lineIndex)], formula: [s.value, ...pick.map((r) => r.value)].join('+') });

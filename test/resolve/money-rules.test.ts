@@ -433,4 +433,17 @@ describe('labels and amounts as OCR prints them (issue 34: the right value read,
     expect(facts.items.map((i) => i.amount.value)).toEqual([12.6, 13.5, 12.6, 12.6]);
     expect(resolved(page).total?.value).toBe(51.3);
   });
+  it('a rounding or discount line above a subtotal is already in it: not added again', () => {
+    const page = ['CUT SCISSORS 18.00', 'TEMPO TWEEZER 17.90', 'BABY WIPES 7.90', 'LESS 30% -2.37', 'SUBTOTAL (QTY 4) RM41.43', 'ROUNDING RM0.02', 'SUBTOTAL (QTY 4) RM41.45'];
+    const { facts, opts } = read(page);
+    const ctx = moneyContext(facts, opts);
+    const formulas = ctx.derived.filter((d) => d.kind === 'subtotal-sum' || d.kind === 'rounded').map((d) => d.formula);
+    expect(formulas).toContain('41.43+0.02');
+    // the second subtotal already has the rounding (above it) and the discount (above both)
+    expect(formulas).not.toContain('41.45+0.02');
+    expect(formulas.some((f) => f.includes('-2.37'))).toBe(false);
+    // a rounding line is applied once to a derivation that already used it
+    expect(ctx.derived.some((d) => d.kind === 'rounded' && d.formula.split('+0.02').length > 2)).toBe(false);
+    expect(resolved(page).total?.value).toBe(41.45);
+  });
 });

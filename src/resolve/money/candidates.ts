@@ -179,7 +179,7 @@ export function roundingAfterDerived(derived: Derivation[], roundingCands: Money
   const applied: RoundingApplied[] = [], out: Derivation[] = [];
   for (const d of derived.filter((x) => (x.kind === 'summary' || x.kind === 'subtotal-sum') && !x.repaired)) {
     for (const r of roundingCands) {
-      if (r.amount.value === 0 || r.amount.repaired || (d.kind === 'subtotal-sum' && d.lines.some((l) => l > r.lineIndex))) continue;
+      if (r.amount.value === 0 || r.amount.repaired || d.lines.includes(r.lineIndex) || (d.kind === 'subtotal-sum' && d.lines.some((l) => l > r.lineIndex))) continue;
       const v = cents(d.value + r.amount.value);
       out.push({ value: v, kind: 'rounded', repaired: false, lines: [...d.lines, r.lineIndex], formula: `${d.formula}+${r.amount.value}` });
       applied.push({ value: v, printedAfter: false, repaired: false });
