@@ -78,6 +78,8 @@ export const KEYWORD_VOCABULARY: readonly string[] = [
   'CREDIT', 'DEBIT', 'VISA', 'MASTERCARD', 'GRATUITY', 'SAVINGS', 'TAGIHAN', 'PEMBAYARAN', 'DIBAYAR', 'SUMMARY', 'ITEM', 'COUNT',
   'GST', 'SST', 'TAX', 'PPN', 'VAT', 'TVA', 'MWST', 'QTY', 'RM', 'ADJ', 'INCL', 'EXCL', 'ACCEPTED', 'RECEIVED', 'SUPPLIES',
   'CAMBIO', 'EFECTIVO', 'ENTREGADO',
+  // Vietnamese label words ("Khach phal tra", "lien mat"); DONG, the currency's word, stays itself
+  'PHAI', 'KHACH', 'TIEN', 'TONG', 'CONG', 'TOAN', 'DONG',
 ];
 
 const CONFUSABLE_GROUPS = ['O0DQCG', 'I1L|TJ!', 'S5$', 'B83E', 'MNHW', 'UV', 'A4', 'Z2', 'G6', 'FTP', 'KR', 'CE', 'RN'];

@@ -125,6 +125,16 @@ describe('keywords tolerate OCR', () => {
     expect(canonicalWord('BANANA')).toBe('BANANA');
   });
 
+  it('maps Vietnamese label words misread by a look-alike letter, and keeps the currency word "dong" and "thank"', () => {
+    expect(canonicalWord('phal')).toBe('PHAI');
+    expect(canonicalWord('lien')).toBe('TIEN');
+    expect(canonicalWord('Khach')).toBe('KHACH');
+    expect(canonicalWord('dong')).toBe('DONG');
+    expect(canonicalWord('THANK')).toBe('THANK');
+    expect(keywordHits('Khach phal tra 94,000').hits[0]!.role).toBe('total');
+    expect(keywordHits('lien mat 200,000').hits[0]!.role).toBe('paid');
+  });
+
   it('labels amounts by the nearest keyword before them', () => {
     const { hits } = keywordHits('Item Count 1 Change Amt 0.05');
     expect(hits.map((h) => h.role)).toEqual(['quantity', 'change']);
