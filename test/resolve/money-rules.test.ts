@@ -62,7 +62,7 @@ describe('the rule lists', () => {
   it('keep the order the total was scored in', () => {
     expect(TOTAL_TERMS.map((t) => t.name)).toEqual([
       'labelled-total', 'ocr-repaired', 'keyword', 'keyword-ocr-variant', 'final-label', 'arithmetic', 'repeated', 'largest',
-      'paid-equal', 'labelled-other-role', 'unlabelled-unsupported', 'derived-only', 'superseded-by-final', 'after-rounding', 'rounded-is-paid',
+      'paid-equal', 'items-are-paid', 'labelled-other-role', 'unlabelled-unsupported', 'derived-only', 'superseded-by-final', 'after-rounding', 'rounded-is-paid',
       'before-rounding', 'small-for-total', 'below-subtotal', 'ocr-quality',
     ]);
     expect(TAX_RULES.map((t) => t.name)).toEqual([
@@ -445,5 +445,15 @@ describe('labels and amounts as OCR prints them (issue 34: the right value read,
     // a rounding line is applied once to a derivation that already used it
     expect(ctx.derived.some((d) => d.kind === 'rounded' && d.formula.split('+0.02').length > 2)).toBe(false);
     expect(resolved(page).total?.value).toBe(41.45);
+  });
+  it('items that add up to exactly what was paid outweigh a total label whose amount OCR garbled', () => {
+    const page = ['NADEJE SDN BHD', 'DoubleCoco Slice 1 RM12.60', 'Mothers Slices 1 RM13.50', 'Tiramisu Slice 1 RM12.60', 'Cheese Slice 1 RM12.60',
+      'GRAND TOTAL 30', '(Bill Inclusive of 6% GST : RM2.90)', 'Cash RM51.30'];
+    expect(termEffect(page, 51.3, 'items-are-paid').terms).toEqual(['items-are-paid(1)']);
+    expect(termEffect(page, 30, 'items-are-paid').terms).toEqual([]);
+    expect(resolved(page).total?.value).toBe(51.3);
+    // paid with change: the items are not what was paid, the label stands
+    const change = ['NADEJE SDN BHD', 'Slice 1 RM12.60', 'Slices 1 RM13.50', 'TOTAL RM26.10', 'Cash RM30.00', 'Change RM3.90'];
+    expect(termEffect(change, 26.1, 'items-are-paid').terms).toEqual([]);
   });
 });

@@ -162,6 +162,16 @@ function paidEqual(s: ScoreState): void {
   if (s.paidEqual && !s.kinds.has('paid-exact') && !s.kinds.has('paid-change')) { s.score += 0.5; s.terms.push({ name: 'paid-equal', weight: 1.0 }); s.f['paid-equal'] = 1; }
 }
 
+// Two or more items, read unrepaired, that add up to exactly what was paid: two independent parts of the
+// page agree on the value, over a total label whose amount OCR garbled ("GRAND TOTAL 30" for 51.30). On the
+// corpus's cached readings (every set), such a sum was the labelled total 24 times of 24.
+/** Two or more unrepaired items add up to exactly what was paid. */
+function itemsArePaid(s: ScoreState): void {
+  if (s.paidEqual && s.support.some((d) => d.kind === 'items' && !d.repaired && !d.formula.includes('+'))) {
+    s.score += 2.5; s.terms.push({ name: 'items-are-paid', weight: 1.0 }); s.f['items-are-paid'] = 1;
+  }
+}
+
 /** Printed only with another role (subtotal, tax, paid, ...), unless other lines add up to it or it is the rounded amount paid. */
 function labelledOtherRole(s: ScoreState, ctx: MoneyContext): void {
   const { vc } = s;
@@ -254,6 +264,7 @@ export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'repeated', apply: repeated },
   { name: 'largest', apply: largest },
   { name: 'paid-equal', apply: paidEqual },
+  { name: 'items-are-paid', apply: itemsArePaid },
   { name: 'labelled-other-role', apply: labelledOtherRole },
   { name: 'unlabelled-unsupported', apply: unlabelledUnsupported },
   { name: 'derived-only', apply: derivedOnly },
