@@ -295,6 +295,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     if (cue.currency && cue.symbol && !cue.stray) symbolCounts[cue.currency] = (symbolCounts[cue.currency] ?? 0) + printed; // all of them: weighed against the amounts
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
+  poundsReadForEuros(text, score, symbolScore, currencyVotes, symbolCounts, evidence);
   addGeography(folded, score, evidence);
   const style = numberStyle(text);
   wholeGroupsCue(style, score, symbolScore, evidence);
@@ -360,6 +361,32 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(printedCurrency ? { printedCurrency } : {}),
     currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore },
   };
+}
+
+/** A "€" and a "£" each beside an amount on one page. */
+const EURO_BESIDE_AMOUNT = /€\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
+const POUND_BESIDE_AMOUNT = /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
+
+/**
+ * A page that prints both "€12.00" and "£3.00" prices one currency, and tesseract reads a "€" as "£" (an
+ * Irish restaurant's "TEA €3.00 / Total £28.00 / CASH €28.00"): its pound signs count for the euro. On the
+ * corpus's readings such pages were euro 3 times of 3 (the fourth, Vietnamese, is đồng by its own cues).
+ * A page that names a British place keeps its pounds.
+ */
+function poundsReadForEuros(text: string, score: Record<string, number>, symbolScore: Record<string, number>,
+  votes: Record<string, number>, symbols: Record<string, number>, evidence: string[]): void {
+  // a British place on the page ("London SW1A 1AA") keeps its pounds (and the page contested)
+  if (!votes.GBP || (score.GB ?? 0) - (symbolScore.GB ?? 0) >= SIGNS_ONLY_BELOW || !EURO_BESIDE_AMOUNT.test(text) || !POUND_BESIDE_AMOUNT.test(text)) return;
+  const move = (m: Record<string, number>, from: string, to: string) => { if (m[from]) { m[to] = (m[to] ?? 0) + m[from]!; delete m[from]; } };
+  move(votes, 'GBP', 'EUR');
+  move(symbols, 'GBP', 'EUR');
+  const gb = symbolScore.GB ?? 0;
+  score.GB = (score.GB ?? 0) - gb;
+  if (score.GB <= 0) delete score.GB;
+  score.EU = (score.EU ?? 0) + gb;
+  symbolScore.GB = 0;
+  symbolScore.EU = (symbolScore.EU ?? 0) + gb;
+  evidence.push('pounds-read-for-euros');
 }
 
 /** A country whose score less its currency signs' part (`symbolScore`) is below this is known from signs alone. */

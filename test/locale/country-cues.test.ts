@@ -76,4 +76,12 @@ describe('how sure the currency is when the page prints none', () => {
     expect(signs?.value).toBe('GBP');
     expect(signs!.confidence).toBeLessThan(0.9);
   });
+  it('reads a page printing both "€" and "£" beside amounts as euro, tesseract having read some "€" as "£"', () => {
+    const mixed = locale('TOWER\nKELLS\n2 MAIN COURSE £20.00\n2 TEA €3.00\nTotal £28.00\nCASH €28.00');
+    expect(mixed.currency).toBe('EUR');
+    expect(mixed.evidence).toContain('pounds-read-for-euros');
+    // pounds alone, or a stray "€" that is no price, stay pounds
+    expect(currency('TEA £2.00\nCAKE £3.00\nTotal £5.00')).toBe('GBP');
+    expect(currency('TEA £2.00\nCAKE £3.00\nTotal £5.00\nprices in € on request')).toBe('GBP');
+  });
 });
