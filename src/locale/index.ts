@@ -53,6 +53,8 @@ const CUES: Cue[] = [
   { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },
   { re: /\bSDN\.?\s*BHD\b|\bS\/B\b|\bBERHAD\b|\(\d{5,7}-[A-Z]\)/i, country: 'MY', weight: 3 },
   { re: /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN|BANDAR|SEKSYEN|KAMPUNG)\b/i, country: 'MY', weight: 1 },
+  // a place named "Kuala ..." (river mouth: Kuala Lumpur, Kuala Terengganu, ...; OCR's "Kuala Lug" too)
+  { re: /\bKUALA\s+[A-Z]/i, country: 'MY', weight: 1.5 },
   { re: /\bSST\b|\bGST\s*(REG|NO|ID)\b|\bGST\s*@?\s*6\s*%/i, country: 'MY', weight: 1.5 },
   { re: /(\+?60|\b0)[1-9]\d?-\d{3,4}\s?\d{4}\b/, country: 'MY', weight: 1 },
   // an amount after Rp, not a long reference number ("LoyaltyCust: RP40011376361")
@@ -112,6 +114,9 @@ const CUES: Cue[] = [
   { re: /\bHRK\b|\d[.,]\d{2}\s?(?:kn|KN)\b|\b(?:kn|KN)\s?\d/, country: 'HR', weight: 3, currency: 'HRK' },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
   // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
+  // a VAT number of 7 or 8 digits and a letter ("VAT REG NO 10125917F"): Ireland's and Cyprus's form, both euro
+  // (a British one is 9 digits, with no letter)
+  { re: /\bVAT\b[^\n\d]{0,12}(?:[A-Z]{2}\s?)?\d{7,8}[A-Z]{1,2}\b/, country: 'IE', weight: 2.5 },
   { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
   // its other cities and counties, as addresses print them ("KERRY PIKE VILLAGE, CORK.")
   { re: /\b(?:CORK|GALWAY|LIMERICK|WATERFORD|KILKENNY|SLIGO|DROGHEDA|DUNDALK|WEXFORD|ATHLONE|KILLARNEY|TRALEE|LETTERKENNY|NAVAN|CO\.?\s+(?:KERRY|CLARE|MAYO|DONEGAL|WICKLOW|KILDARE|MEATH|TIPPERARY))\b(?!,?\s*[A-Z]{2}\s+\d{5})/i, country: 'IE', weight: 2.5 },

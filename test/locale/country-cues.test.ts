@@ -21,6 +21,14 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('CASA LEY, S.A. DE C.V.\nCD GLORIA TREVI $139.90\nTOTAL $321.96\nEFECTIVO $328.00')).toBe('MXN');
   });
 
+  it('reads a VAT number of 7 or 8 digits and a letter as euro, and a "Kuala ..." place as Malaysia', () => {
+    expect(currency('FISH TAVERN\nVAT REG.NO 10125917F\nSUBTOTAL 26.50\nTOTAL 28.50')).toBe('EUR');
+    // a British VAT number (9 digits, no letter) is not it
+    expect(currency('FISH TAVERN\nVAT REG NO 123 4567 89\nSUBTOTAL 26.50\nTOTAL 28.50')).not.toBe('EUR');
+    expect(currency('RSH SENTRA\nKuala Lumpur\nDISC. 20.00% 39.50\nTotal: 159.20')).toBe('MYR');
+    expect(currency('RSH SENTRA\nKuala Lug, SERGE\nTotal: 159.20')).toBe('MYR');
+  });
+
   it('reads places: a city, a state by its name, a city and state in capitals', () => {
     expect(locale('Aqua Shard\nLevel 31 The Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50').countryCode).toBe('GB');
     expect(currency('Aqua Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50')).toBe('GBP');
