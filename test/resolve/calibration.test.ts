@@ -84,6 +84,13 @@ describe('fitMap', () => {
     expect(m.blocks.every((b: { n: number }) => b.n >= 20)).toBe(true);
     expect(m.blocks.reduce((s: number, b: { n: number }) => s + b.n, 0)).toBe(65);
   });
+  it('keeps two blocks when the smaller has half the minimum size, rather than one map for every value', () => {
+    const m = fitMap(pairs([[0.4, 18, 12], [0.95, 224, 218]]), { min: 20, minValues: 20 });
+    expect(m.blocks.map((b: { n: number }) => b.n)).toEqual([18, 224]);
+    expect(calibrate(0.4, m)).toBeLessThan(0.75);
+    // under half the minimum, it is merged as before
+    expect(fitMap(pairs([[0.4, 9, 6], [0.95, 224, 218]]), { min: 20, minValues: 20 }).blocks.length).toBe(1);
+  });
   it('holds a block under 0.9 when its share right is not 0.9 with 95 % certainty', () => {
     expect(wilsonLower(19, 20)).toBeLessThan(0.9);
     expect(wilsonLower(200, 200)).toBeGreaterThan(0.98);
