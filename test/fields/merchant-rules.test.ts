@@ -224,3 +224,17 @@ describe('brand sightings on candidates already found', () => {
     expect(c!.score).toBe(7);
   });
 });
+
+describe('a name read cut (longerReading)', () => {
+  it('takes the words of another line that reads the same letters with more glued to both ends', () => {
+    const page = ['A GASOL IN', '# 6822', 'PRING VALLEY', 'SA GASOLINE #98:', '8659 JAMACHA RD', 'SPRING VALLEY CA', 'DATE 11/28/15', 'FUEL SALE $ 16.24'];
+    const f = fields(page);
+    expect(f.merchantName?.value).toBe('SA GASOLINE');
+    expect(f.evidence?.merchantName).toContain('longer-reading(-0.5)');
+    expect(f.merchantName!.confidence).toBeLessThan(0.9);
+  });
+  it('not from noise glued at one end, nor from a web address or a social handle', () => {
+    expect(nameOf(['FamilyMart', 'Welcome to the Family', 'TOTAL 5.00', '5 ACEBOOK © FamilyMartHy'])).toBe('FamilyMart');
+    expect(nameOf(['CLOCKED DINER', 'TOTAL 5.00', 'www.xclockeddinerx.com'])).toBe('CLOCKED DINER');
+  });
+});

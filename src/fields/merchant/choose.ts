@@ -20,8 +20,10 @@ export function chooseName(ctx: MerchantContext, cands: NameCandidate[]): Chosen
   cands.sort((a, b) => b.score - a.score);
   const best = cands[0];
   if (!best || !(best.score > -3)) return undefined;
-  const { value, boxes } = joinSplitName(ctx, best);
-  const terms = [...best.terms];
+  const joined = joinSplitName(ctx, best);
+  const longer = joined.value === best.value ? longerReading(ctx, best) : undefined;
+  const { value, boxes } = longer ?? joined;
+  const terms = [...best.terms, ...(longer ? [{ name: 'longer-reading', weight: -0.5 }] : [])];
   const rival = rivalTerm(cands, best);
   if (rival) terms.push(rival);
   const otherDomain = domainDiffers(ctx, best, value);
@@ -55,6 +57,39 @@ function joinSplitName(ctx: MerchantContext, best: NameCandidate): { value: stri
     if (pv && !NOT_NAME.test(fold(pv)) && !ADDRESS_HINT.test(fold(pv))) { value = `${pv} ${value}`; boxes.unshift(prev.box); }
   }
   return { value, boxes };
+}
+
+/** A line with a web address or a social handle. */
+const WEB_LINE = /\b(?:W{2,3}|HTTPS?|FACEBOOK|INSTAGRAM|TWITTER|TIKTOK|FB|IG)\b|@|\bCOM\b/i;
+
+/**
+ * The name read cut where another line reads the same letters with more glued to both ends ("A GASOL IN"
+ * at a photo's top edge, "SA GASOLINE #98:" below it): that line's words around the letters, which read
+ * the name more fully ("SA GASOLINE"). Not when the other line only adds words (a footer's "THANK YOU FOR
+ * SHOPPING AT ..."), nor from a web address or social handle.
+ */
+export function longerReading(ctx: MerchantContext, best: NameCandidate): { value: string; boxes: Box[] } | undefined {
+  const sq = squash(best.value);
+  if (sq.length < 5 || best.fromBrand) return undefined;
+  for (const line of ctx.doc.lines) {
+    // a web address or a social handle glues words ("ww. clockeddiner com", "FACEBOOK © FamilyMartHy")
+    if (line.index === best.seg.line.index || WEB_LINE.test(line.text)) continue;
+    // the line's letters and digits, each with its place in the line's text
+    const chars = line.text.split('').map((c, i) => ({ c: squash(c), i })).filter((x) => x.c.length === 1);
+    const at = chars.map((x) => x.c).join('').indexOf(sq);
+    if (at < 0) continue;
+    const first = chars[at]!.i, last = chars[at + sq.length - 1]!.i;
+    const isLetter = (i: number) => /\p{L}/u.test(line.text[i] ?? '');
+    // cut mid-word at both ends: letters glued to the match's first and last letters on the other line
+    // (at one end only, the other line may have glued noise to a name read whole: "FamilyMartHy")
+    if (!isLetter(first - 1) || !isLetter(last + 1)) continue;
+    let a = first, b = last;
+    while (a > 0 && isLetter(a - 1)) a--;
+    while (b < line.text.length - 1 && isLetter(b + 1)) b++;
+    const value = cleanName(line.text.slice(a, b + 1));
+    if (value && squash(value).length > sq.length && !NOT_NAME.test(fold(value))) return { value, boxes: [best.seg.box] };
+  }
+  return undefined;
 }
 
 /** The best other name (not the same brand) scores close: under 1 behind a close rival, under 2.5 a rival. */
