@@ -113,10 +113,10 @@ const CUES: Cue[] = [
   // Croatia before the euro (2023): the kuna, "kn" beside an amount
   { re: /\bHRK\b|\d[.,]\d{2}\s?(?:kn|KN)\b|\b(?:kn|KN)\s?\d/, country: 'HR', weight: 3, currency: 'HRK' },
   { re: /\bCHF\b|\bSFR\b/, country: 'CH', weight: 3, currency: 'CHF' },
-  // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
   // a VAT number of 7 or 8 digits and a letter ("VAT REG NO 10125917F"): Ireland's and Cyprus's form, both euro
   // (a British one is 9 digits, with no letter)
   { re: /\bVAT\b[^\n\d]{0,12}(?:[A-Z]{2}\s?)?\d{7,8}[A-Z]{1,2}\b/, country: 'IE', weight: 2.5 },
+  // not "Dublin, OH" (a town of that name followed by a US state or another region's code)
   { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
   // its other cities and counties, as addresses print them ("KERRY PIKE VILLAGE, CORK.")
   { re: /\b(?:CORK|GALWAY|LIMERICK|WATERFORD|KILKENNY|SLIGO|DROGHEDA|DUNDALK|WEXFORD|ATHLONE|KILLARNEY|TRALEE|LETTERKENNY|NAVAN|CO\.?\s+(?:KERRY|CLARE|MAYO|DONEGAL|WICKLOW|KILDARE|MEATH|TIPPERARY))\b(?!,?\s*[A-Z]{2}\s+\d{5})/i, country: 'IE', weight: 2.5 },
@@ -374,9 +374,9 @@ const POUND_BESIDE_AMOUNT = /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
 
 /**
  * A page that prints both "€12.00" and "£3.00" prices one currency, and tesseract reads a "€" as "£" (an
- * Irish restaurant's "TEA €3.00 / Total £28.00 / CASH €28.00"): its pound signs count for the euro. On the
- * corpus's readings such pages were euro 3 times of 3 (the fourth, Vietnamese, is đồng by its own cues).
- * A page that names a British place keeps its pounds.
+ * Irish restaurant's "TEA €3.00 / Total £28.00 / CASH €28.00"): its pound signs count for the euro. Of the
+ * four such pages in the corpus's readings, three were euro and one Vietnamese đồng, which its own cues
+ * settle. A page that names a British place keeps its pounds.
  */
 function poundsReadForEuros(text: string, score: Record<string, number>, symbolScore: Record<string, number>,
   votes: Record<string, number>, symbols: Record<string, number>, evidence: string[]): void {

@@ -167,6 +167,7 @@ function paidEqual(s: ScoreState): void {
 // corpus's cached readings (every set), such a sum was the labelled total 24 times of 24.
 /** Two or more unrepaired items add up to exactly what was paid. */
 function itemsArePaid(s: ScoreState): void {
+  // the items' plain sum: its formula ("items(4)") has no tax, discount or rounding added
   if (s.paidEqual && s.support.some((d) => d.kind === 'items' && !d.repaired && !d.formula.includes('+'))) {
     s.score += 2.5; s.terms.push({ name: 'items-are-paid', weight: 1.0 }); s.f['items-are-paid'] = 1;
   }
