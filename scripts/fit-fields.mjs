@@ -53,7 +53,7 @@ const MARGIN_CAP = 6;
 const SIGN = {
   total: {
     'label-strength': 1, 'keyword-strong': 1, 'keyword-weak': -1, 'label-fuzzy': -1, 'label-line-above': -1, 'label-not-money-like': -1, 'label-10x-largest': -1, 'label-whole-currency-small': -1,
-    'label-not-line-end': -1, 'ocr-repaired': -1, 'keyword-ocr-variant': -1, 'final-label': 1, repeated: 1, largest: 1, 'paid-equal': 1,
+    'label-not-line-end': -1, 'ocr-repaired': -1, 'keyword-ocr-variant': -1, 'final-label': 1, repeated: 1, largest: 1, 'paid-equal': 1, 'items-are-paid': 1,
     'labelled-other-role': -1, 'labelled-other-role:paid': -1, 'subtotal-no-total': -1, 'unlabelled-unsupported': -1, 'derived-only': -1, 'superseded-by-final': -1, 'after-rounding': 1,
     'rounded-is-paid': 1, 'before-rounding': -1, 'before-rounding:paid': -1, 'small-for-total': -1, 'below-subtotal': -1, 'low-ocr': -1, 'mid-ocr': -1,
   },
