@@ -135,6 +135,16 @@ describe('keywords tolerate OCR', () => {
     expect(keywordHits('lien mat 200,000').hits[0]!.role).toBe('paid');
   });
 
+  it('reads "Tổng số thanh toán" (the sum to pay) as a final total, and "Tổng số" alone as a count', () => {
+    const pay = keywordHits('Tổng số thanh toán: 26.000đ').hits[0]!;
+    expect([pay.role, pay.strength]).toEqual(['total', 3.5]);
+    expect(keywordHits('Tổng số 3').hits[0]!.role).toBe('quantity');
+    // the whole receipt: "Tổng cộng" misread 28.000, the final "Tổng số thanh toán" 26.000
+    const f = extractFields(documentFromText(['NHA SACH CAM PHA', '3-Bảng tuần hoàn 1 5.000 0 5.000đ', 'Hình học 10 1 21.000 0 21.000đ',
+      'Tổng cộng 28.000đ', 'Chiết khấu bán hàng: 0đ', 'Tổng số thanh toán: 26.000đ', 'XIN CẢM ƠN QUÍ KHÁCH!'].join('\n')), { extractTime: false });
+    expect(f.totalAmount?.value).toBe(26000);
+  });
+
   it('labels amounts by the nearest keyword before them', () => {
     const { hits } = keywordHits('Item Count 1 Change Amt 0.05');
     expect(hits.map((h) => h.role)).toEqual(['quantity', 'change']);

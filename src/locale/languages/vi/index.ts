@@ -17,7 +17,7 @@ export const vi: LanguageVocabulary = {
     'TONG SO', 'TIEN THUA', 'TIEN HANG', 'MA SO THUE', 'NGAY BAN', 'GIAM GIA', 'CHIET KHAU', 'DVT'],
   taxWords: ['GTGT', 'THUE'],
   labels: [
-    { role: 'quantity', strength: 1, phrases: ['TONG SO LUONG', 'TONG SL', 'SO LUONG', 'TONG SO(?! TIEN)', 'SO MAT HANG'] },
+    { role: 'quantity', strength: 1, phrases: ['TONG SO LUONG', 'TONG SL', 'SO LUONG', 'TONG SO(?! TIEN| THANH TOAN)', 'SO MAT HANG'] },
     // "Tiền thừa", "Tiền trả lại", "Tiền thối": the change given back
     { role: 'change', strength: 2, phrases: ['TIEN THUA', 'TIEN TRA LAI', 'TRA LAI KHACH', 'TRA LAI', 'TIEN THOI', 'THOI LAI', 'TIEN TRA KHACH'] },
     // "Tiền khách trả", "Khách đưa", "Tiền mặt": what the customer handed over
