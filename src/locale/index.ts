@@ -5,7 +5,7 @@
  * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -192,6 +192,7 @@ const GEOGRAPHY: Array<{ country: string; places: string[]; per: number; cap: nu
   { country: 'IN', places: normalisedPlaces(IN_STATES), per: 1, cap: 2, tag: 'states' },
   { country: 'IN', places: normalisedPlaces(IN_CITIES), per: 1.5, cap: 3, tag: 'cities' },
   { country: 'GB', places: normalisedPlaces(GB_CITIES), per: 1.5, cap: 3, tag: 'cities' },
+  { country: 'SG', places: normalisedPlaces(SG_PLACES), per: 1.5, cap: 3, tag: 'places' },
   { country: 'DE', places: normalisedPlaces(DE_CITIES), per: 1.5, cap: 3, tag: 'cities' },
 ];
 

@@ -29,6 +29,13 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('RSH SENTRA\nKuala Lug, SERGE\nTotal: 159.20')).toBe('MYR');
   });
 
+  it('reads Singapore\'s own towns and districts beside a bare "$"', () => {
+    expect(currency('97 Tanjong Pagar Rd\nFish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('SGD');
+    expect(currency('Fish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('USD');
+    // "TOTAL CHANGI" is OCR's "TOTAL CHANGE", no place
+    expect(locale('TOTAL CHANGI Rp 24.000').countryCode).not.toBe('SG');
+  });
+
   it('reads places: a city, a state by its name, a city and state in capitals', () => {
     expect(locale('Aqua Shard\nLevel 31 The Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50').countryCode).toBe('GB');
     expect(currency('Aqua Shard\n31 St. Thomas St. London\nVAT Reg: 142 440 545\nTotal 40.50')).toBe('GBP');
