@@ -369,9 +369,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   };
 }
 
-/** A "€" and a "£" each beside an amount on one page. */
+/** A "€" beside an amount (the "£" beside one is the GB cue's, counted in the symbols). */
 const EURO_BESIDE_AMOUNT = /€\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
-const POUND_BESIDE_AMOUNT = /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
 
 /**
  * A page that prints both "€12.00" and "£3.00" prices one currency, and tesseract reads a "€" as "£" (an
@@ -382,7 +381,7 @@ const POUND_BESIDE_AMOUNT = /£\s?\d{1,6}[.,]\d{2}(?![\d.,])/;
 function poundsReadForEuros(text: string, score: Record<string, number>, symbolScore: Record<string, number>,
   votes: Record<string, number>, symbols: Record<string, number>, evidence: string[]): void {
   // a British place on the page ("London SW1A 1AA") keeps its pounds (and the page contested)
-  if (!votes.GBP || (score.GB ?? 0) - (symbolScore.GB ?? 0) >= SIGNS_ONLY_BELOW || !EURO_BESIDE_AMOUNT.test(text) || !POUND_BESIDE_AMOUNT.test(text)) return;
+  if (!symbols.GBP || (score.GB ?? 0) - (symbolScore.GB ?? 0) >= SIGNS_ONLY_BELOW || !EURO_BESIDE_AMOUNT.test(text)) return;
   const move = (m: Record<string, number>, from: string, to: string) => { if (m[from]) { m[to] = (m[to] ?? 0) + m[from]!; delete m[from]; } };
   move(votes, 'GBP', 'EUR');
   move(symbols, 'GBP', 'EUR');
