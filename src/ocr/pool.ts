@@ -15,7 +15,7 @@ import type { RasterPage } from '../input/types.js';
 import type { Box } from '../document/types.js';
 import { resolveLanguages } from './languages.js';
 import type { ResolvedLanguages } from './languages.js';
-import { DEFAULT_SCALING, cropGray, encodePgm, firstChannel, loadWorkingImage } from './preprocess.js';
+import { DEFAULT_SCALING, cropGray, encodePgm, faintInkCopy, firstChannel, loadWorkingImage } from './preprocess.js';
 import type { GrayImage, OcrScaling, WorkingImage } from './preprocess.js';
 import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions } from './reader.js';
 import { TesseractWorkers, WORKER_MAX_CALLS, defaultPoolSize } from './workers.js';
@@ -80,6 +80,7 @@ export class OcrPool implements PageReader, LineReader {
   /** The pool's scaling policy (OcrPoolOptions.scaling over DEFAULT_SCALING): the working image of a whole-page reading. */
   readonly scaling: OcrScaling;
   private readonly workCache = new WeakMap<object, Map<string, Promise<WorkingImage>>>();
+  private readonly faintPages = new WeakSet<object>();
   private readonly psm: number;
   private readonly threads: TesseractWorkers;
   private inFlight = 0;
@@ -108,21 +109,28 @@ export class OcrPool implements PageReader, LineReader {
   /**
    * The working image of a page under a scaling, decoded once per page object: the first reading, line
    * re-readings and confirming passes of one extraction share it (the photo treatment alone costs
-   * ~250 ms a page). Held weakly by the page's image buffer, so it goes when the input does.
+   * ~250 ms a page). Held weakly by the page's image buffer, so it goes when the input does. A page
+   * marked faint (markFaint) gets its faint-ink copy (preprocess.ts faintInkCopy) in every later one.
    */
   working(page: RasterPage, scaling: OcrScaling, enhance: boolean): Promise<WorkingImage> {
-    const key = `${scaling.maxLongSide}/${scaling.minLongSide}/${scaling.maxUpscale}/${enhance ? 1 : 0}`;
+    const faint = this.faintPages.has(page.image);
+    const key = `${scaling.maxLongSide}/${scaling.minLongSide}/${scaling.maxUpscale}/${enhance ? 1 : 0}/${faint ? 1 : 0}`;
     let byKey = this.workCache.get(page.image);
     if (!byKey) { byKey = new Map(); this.workCache.set(page.image, byKey); }
     let p = byKey.get(key);
     if (!p) {
       const map = byKey;
-      p = loadWorkingImage(page, scaling, enhance);
+      p = loadWorkingImage(page, scaling, enhance).then(async (w) => (faint ? (await faintInkCopy(w)) ?? w : w));
       map.set(key, p);
       p.catch(() => map.delete(key));
     }
     return p;
   }
+
+  /** Every later working image of this page is its faint-ink copy: the plain one read as next to no words and the copy read more. */
+  markFaint(page: RasterPage): void { this.faintPages.add(page.image); }
+  /** The page was marked faint (markFaint). */
+  isFaint(page: RasterPage): boolean { return this.faintPages.has(page.image); }
 
   /** The tesseract codes of language hints (default: the pool's `defaultLanguages`, else English), and why a hint was dropped. */
   languages(hints?: string[]): ResolvedLanguages {

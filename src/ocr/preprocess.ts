@@ -337,3 +337,41 @@ export async function analysisCopy(img: GrayImage, longSide: number): Promise<Gr
   return { gray: data, width: info.width, height: info.height };
 }
 
+/** Where the ink level is measured: a neighbourhood at least this share of the paper level (faintInkCopy). */
+export const FAINT_PAPER_SHARE = 0.8;
+/** The ink level: this quantile of the pixels darker than their paper neighbourhood (faintInkCopy). */
+export const FAINT_INK_QUANTILE = 0.1;
+/** The ink is already dark when it is this far below the paper (then a global threshold finds it). */
+export const FAINT_INK_SPAN = 150;
+
+/**
+ * Faint ink beside a dark border: a light receipt scanned on a black lid prints its text at 175-225 on
+ * paper at 245, and tesseract's global threshold falls between the black border and the paper, so the
+ * whole page reads as no words (SROIE X51006619696: an upright, legible receipt read as nothing, then
+ * turned 180° on a band of garbage). The copy stretches the ink's level to black and the paper's to
+ * white. The ink level is taken only where the neighbourhood is paper (a blur at least
+ * FAINT_PAPER_SHARE of the paper level), so the border cannot set it: FAINT_INK_QUANTILE of the pixels
+ * darker than their neighbourhood there. Undefined when the ink is already dark (nothing to stretch).
+ */
+export async function faintInkCopy(img: WorkingImage): Promise<WorkingImage | undefined> {
+  const { gray, width, height } = img;
+  const sigma = Math.max(4, Math.round(Math.max(width, height) / 80));
+  const { data, info } = await sharp(gray, { raw: { width, height, channels: 1 }, limitInputPixels: width * height + 1 })
+    .blur(sigma).raw().toBuffer({ resolveWithObject: true });
+  const bg = firstChannel(data, info).gray;
+  const paper = paperLevel(img);
+  const hist = new Uint32Array(256);
+  let n = 0;
+  for (let i = 0; i < gray.length; i++) {
+    const b = bg[i]!, v = gray[i]!;
+    if (b >= paper * FAINT_PAPER_SHARE && v < b - 10) { hist[v]!++; n++; }
+  }
+  if (!n) return undefined;
+  let acc = 0, ink = 0;
+  for (; ink < 255; ink++) { acc += hist[ink]!; if (acc >= n * FAINT_INK_QUANTILE) break; }
+  if (paper - ink >= FAINT_INK_SPAN || paper <= ink) return undefined;
+  const span = paper - ink;
+  const out = Buffer.alloc(gray.length);
+  for (let i = 0; i < gray.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((gray[i]! - ink) * 255) / span)));
+  return { ...img, gray: out };
+}

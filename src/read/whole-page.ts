@@ -15,7 +15,7 @@ import type { Box, Line, Page, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
 import { ReceiptKitError } from '../errors.js';
 import type { OcrPool } from '../ocr/pool.js';
-import { analysisCopy, cropGray, rotateGray } from '../ocr/preprocess.js';
+import { analysisCopy, cropGray, faintInkCopy, rotateGray } from '../ocr/preprocess.js';
 import type { OcrScaling, Rotation, WorkingImage } from '../ocr/preprocess.js';
 import type { ReadOptions, ReadWord } from '../ocr/reader.js';
 import { AXIS_ANALYSIS_LONG_SIDE, AXIS_MIN_LINES, readingQuality, textDirection, textIsVertical } from '../ocr/orientation.js';
@@ -109,15 +109,18 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   if (signal?.aborted) throw abortError();
   const started = performance.now();
   const warnings = [...pool.languages(opts.languages).warnings];
-  const work = await pool.working(page, opts.scaling ? { ...pool.scaling, ...opts.scaling } : pool.scaling, opts.enhance !== false);
+  let work = await pool.working(page, opts.scaling ? { ...pool.scaling, ...opts.scaling } : pool.scaling, opts.enhance !== false);
   const detect = opts.detectOrientation !== false && opts.rotation === undefined;
   let direction: TextDirection | undefined;
   if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
   if (signal?.aborted) throw abortError();
   const vertical = opts.vertical ?? (direction ? textIsVertical(direction, opts.axis) : false);
   const base: Rotation = opts.rotation ?? (vertical ? 90 : 0);
-  const read = { pool, work, languages: opts.languages, signal };
+  let read = { pool, work, languages: opts.languages, signal };
   let reading = opts.region && !detect ? await readRegion(read, base, opts.region) : await readTurned(read, base);
+  // (the page's first reading only: a later pass that reads few words, a band or a small scale, proves nothing of the ink)
+  const faint = detect && opts.vertical === undefined ? await faintInkReading(page, read, base, reading) : undefined;
+  if (faint) { read = faint.read; reading = faint.reading; work = faint.read.work; }
   let orientationConfidence = 0;
   let evidence: OrientationEvidence | undefined;
   if (detect && direction) {
@@ -143,6 +146,27 @@ interface PassContext { pool: OcrPool; work: WorkingImage; languages: string[] |
 /** The reader options of every pass of a page: its languages and its signal. */
 function passOptions(c: PassContext): ReadOptions {
   return { ...(c.languages ? { languages: c.languages } : {}), ...(c.signal ? { signal: c.signal } : {}) };
+}
+
+/** A whole-page reading with fewer words than this is read again from the faint-ink copy (faintInkReading). */
+export const FAINT_MAX_WORDS = 5;
+
+/**
+ * A page whose first reading (orientation searched) holds next to no words, read again from its
+ * faint-ink copy (preprocess.ts faintInkCopy: faint print beside a dark border, which tesseract's global
+ * threshold loses whole). When the copy reads more words, the page is marked faint in the pool (every
+ * later working image of it is the copy) and the copy's reading and pass context replace the first.
+ */
+async function faintInkReading(page: RasterPage, c: PassContext, base: Rotation, reading: Reading): Promise<{ read: PassContext; reading: Reading } | undefined> {
+  const words = (r: Reading) => r.lines.reduce((n, l) => n + l.length, 0);
+  if (words(reading) >= FAINT_MAX_WORDS || c.pool.isFaint(page)) return undefined;
+  const copy = await faintInkCopy(c.work);
+  if (!copy) return undefined;
+  const read = { ...c, work: copy };
+  const again = await readTurned(read, base);
+  if (words(again) <= words(reading)) return undefined;
+  c.pool.markFaint(page);
+  return { read, reading: again };
 }
 
 /** Full-page pass at a rotation. */
