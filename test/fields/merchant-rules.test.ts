@@ -238,3 +238,30 @@ describe('a name read cut (longerReading)', () => {
     expect(nameOf(['CLOCKED DINER', 'TOTAL 5.00', 'www.xclockeddinerx.com'])).toBe('CLOCKED DINER');
   });
 });
+
+describe('address forms the street words miss, and the words of Vietnamese shops and order lines', () => {
+  it('a six-digit postcode after a place, a unit number, a street word run in, Vietnamese divisions are address-like', () => {
+    for (const [lines, value] of [
+      [['SHIMBASHI SOBA', 'Paragon Spore 238659', 'TOTAL 5.00'], 'Paragon Spore 238659'],
+      [['TUK TUK CHA', '1B1-173/174 Suntec City Tower 3', 'TOTAL 5.00'], '1B1-173/174 Suntec City Tower 3'],
+      [['GL HANDICRAFT', 'OFFJALAN PUDU', 'TOTAL 5.00'], 'OFFJALAN PUDU'],
+      [['PHO MO', 'Tp.Cam Pha - Quang Ninh', 'TOTAL 5.000'], 'Tp.Cam Pha - Quang Ninh'],
+      [['PHO MO', 'Khu do thi moi Van Phu', 'TOTAL 5.000'], 'Khu do thi moi Van Phu'],
+      [['PHO MO', 'Tp Cam Pha - Quang Ninh', 'TOTAL 5.000'], 'Tp Cam Pha - Quang Ninh'],
+      [['PHO MO', 'So 7 khu Tan Lap 4 - P.Cam Thuy', 'TOTAL 5.000'], 'So 7 khu Tan Lap 4 - P.Cam Thuy'],
+    ] as Array<[string[], string]>) expect(termsOf(candidate(lines, value)), value).toContain('address-like');
+    // a division after a word: the name printed before its address
+    expect(termsOf(candidate(['VinCommerce TP. Cam Pha, Quang Ninh', 'TOTAL 5.000'], 'VinCommerce TP. Cam Pha, Quang Ninh'))).not.toContain('address-like');
+    // the name line above each is not
+    expect(termsOf(candidate(['SHIMBASHI SOBA', 'Paragon Spore 238659', 'TOTAL 5.00'], 'SHIMBASHI SOBA'))).not.toContain('address-like');
+    expect(nameOf(['SHIMBASHI SOBA', 'Paragon Spore 238659', 'TOTAL 5.00'])).toBe('SHIMBASHI SOBA');
+  });
+
+  it('Vietnamese shop words (nhà hàng, cửa hàng, siêu thị) are shop words; an order type or a column header is not a name', () => {
+    expect(termsOf(candidate(['Nhà Hàng Aozora Sushi', 'TOTAL 5.000'], 'Nhà Hàng Aozora Sushi'))).toContain('shop-word');
+    expect(termsOf(candidate(['SIÊU THỊ BÁCH HÓA', 'TOTAL 5.000'], 'SIÊU THỊ BÁCH HÓA'))).toContain('shop-word');
+    expect(termsOf(candidate(['DINEIN', 'Japan 49', 'TOTAL 5.00'], 'DINEIN'))).toContain('not-a-name');
+    expect(nameOf(['DINEIN', 'Japan 49', '10820 Wings Crossing Drive', 'TOTAL 5.00'])).toBe('Japan 49');
+    expect(termsOf(candidate(['Mặt hàng SL Thành tiền', 'TOTAL 5.000'], 'Mặt hàng SL Thành tiền'))).toContain('not-a-name');
+  });
+});

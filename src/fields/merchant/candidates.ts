@@ -10,7 +10,7 @@ import type { Segment } from '../text.js';
 import { brandSighting } from './brand-rules.js';
 import type { MerchantContext } from './context.js';
 import {
-  ADDRESS_HINT, COUNTRY_ONLY, MERCHANT_LABEL, NEVER_NAME, NOT_NAME, SUFFIX_AT_END,
+  ADDRESS_FORM, ADDRESS_HINT, COUNTRY_ONLY, MERCHANT_LABEL, NEVER_NAME, NOT_NAME, SUFFIX_AT_END,
   cleanName, hasSuffix, lowerWeakSuffix, squash, streetLine,
 } from './patterns.js';
 import type { CandidateRule, Draft, NameCandidate, Place, Reading, SegmentRule } from './types.js';
@@ -68,7 +68,7 @@ function withoutNoise(seg: Segment): string {
 /** The facts the scoring rules weigh: address-like, a brand line, the page's domains spelling the name. */
 export function draftOf(ctx: MerchantContext, r: Reading): Draft {
   const { value, u, suffix } = r;
-  const addressy = ADDRESS_HINT.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
+  const addressy = ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
   const brand = brandAtStart(value);
   const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, ctx.locale.countryCode) && !addressy && !NEVER_NAME.test(u);
   const core = squash(u.replace(SUFFIX_AT_END, ''));
