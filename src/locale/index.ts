@@ -52,6 +52,8 @@ const CUES: Cue[] = [
   { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
   { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },
   { re: /\bSDN\.?\s*BHD\b|\bS\/B\b|\bBERHAD\b|\(\d{5,7}-[A-Z]\)/i, country: 'MY', weight: 3 },
+  // Brunei: its companies are "(B) Sdn Bhd" as Malaysia's are "(M) Sdn Bhd" (the Malaysian cue above counts them too, so more)
+  { re: /\(B\)\s*SDN\.?\s*BHD\b|\bBRUNEI\b|\bBANDAR SERI BEGAWAN\b/i, country: 'BN', weight: 4.5 },
   { re: /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN|BANDAR|SEKSYEN|KAMPUNG)\b/i, country: 'MY', weight: 1 },
   // a place named "Kuala ..." (river mouth: Kuala Lumpur, Kuala Terengganu, ...; OCR's "Kuala Lug" too)
   { re: /\bKUALA\s+[A-Z]/i, country: 'MY', weight: 1.5 },

@@ -29,6 +29,11 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('RSH SENTRA\nKuala Lug, SERGE\nTotal: 159.20')).toBe('MYR');
   });
 
+  it('reads a Brunei company, "(B) Sdn Bhd", as Brunei beside a bare "$", and "(M) Sdn Bhd" as Malaysia', () => {
+    expect(currency('Jollibee\nEntrek (B) Sdn.Bhd.\nSubtotal: 3.70\nTotal 3.70\nCASH $10.00')).toBe('BND');
+    expect(currency('AEON CO. (M) SDN BHD\nSubtotal: 3.70\nTotal 3.70')).toBe('MYR');
+  });
+
   it('reads Singapore\'s own towns and districts beside a bare "$"', () => {
     expect(currency('97 Tanjong Pagar Rd\nFish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('SGD');
     expect(currency('Fish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('USD');
