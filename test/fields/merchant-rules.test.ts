@@ -265,3 +265,11 @@ describe('address forms the street words miss, and the words of Vietnamese shops
     expect(termsOf(candidate(['Mặt hàng SL Thành tiền', 'TOTAL 5.000'], 'Mặt hàng SL Thành tiền'))).toContain('not-a-name');
   });
 });
+
+describe('receipt titles in German, Dutch, Italian, Spanish', () => {
+  it('a title line (Quittung, Kassenbon, Kassabon, Scontrino fiscale, Recibo) is no name', () => {
+    for (const title of ['Quittung', 'KASSENBON', 'Kassabon', 'SCONTRINO FISCALE', 'RECIBO']) {
+      expect(candidates(['Senefelder Straße 2', '33100 Paderborn', title, 'Duschvorhang 29,98', 'SUMME 29,98']).map((c) => c.value), title).not.toContain(title);
+    }
+  });
+});
