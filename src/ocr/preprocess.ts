@@ -343,6 +343,8 @@ export const FAINT_PAPER_SHARE = 0.8;
 export const FAINT_INK_QUANTILE = 0.1;
 /** The ink is already dark when it is this far below the paper (then a global threshold finds it). */
 export const FAINT_INK_SPAN = 150;
+/** A pixel is ink when it is more than this many grey levels darker than its neighbourhood (faintInkCopy). */
+const INK_BELOW_NEIGHBOURHOOD = 10;
 
 /**
  * Faint ink beside a dark border: a light receipt scanned on a black lid prints its text at 175-225 on
@@ -351,7 +353,8 @@ export const FAINT_INK_SPAN = 150;
  * turned 180° on a band of garbage). The copy stretches the ink's level to black and the paper's to
  * white. The ink level is taken only where the neighbourhood is paper (a blur at least
  * FAINT_PAPER_SHARE of the paper level), so the border cannot set it: FAINT_INK_QUANTILE of the pixels
- * darker than their neighbourhood there. Undefined when the ink is already dark (nothing to stretch).
+ * more than INK_BELOW_NEIGHBOURHOOD grey levels darker than their neighbourhood there. Undefined when the
+ * ink is already dark (nothing to stretch).
  */
 export async function faintInkCopy(img: WorkingImage): Promise<WorkingImage | undefined> {
   const { gray, width, height } = img;
@@ -364,7 +367,7 @@ export async function faintInkCopy(img: WorkingImage): Promise<WorkingImage | un
   let n = 0;
   for (let i = 0; i < gray.length; i++) {
     const b = bg[i]!, v = gray[i]!;
-    if (b >= paper * FAINT_PAPER_SHARE && v < b - 10) { hist[v]!++; n++; }
+    if (b >= paper * FAINT_PAPER_SHARE && v < b - INK_BELOW_NEIGHBOURHOOD) { hist[v]!++; n++; }
   }
   if (!n) return undefined;
   let acc = 0, ink = 0;
