@@ -109,7 +109,7 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   if (signal?.aborted) throw abortError();
   const started = performance.now();
   const warnings = [...pool.languages(opts.languages).warnings];
-  let work = await pool.working(page, opts.scaling ? { ...pool.scaling, ...opts.scaling } : pool.scaling, opts.enhance !== false);
+  const work = await pool.working(page, opts.scaling ? { ...pool.scaling, ...opts.scaling } : pool.scaling, opts.enhance !== false);
   const detect = opts.detectOrientation !== false && opts.rotation === undefined;
   let direction: TextDirection | undefined;
   if (detect) direction = textDirection(await analysisCopy(work, AXIS_ANALYSIS_LONG_SIDE));
@@ -120,7 +120,7 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
   let reading = opts.region && !detect ? await readRegion(read, base, opts.region) : await readTurned(read, base);
   // (the page's first reading only: a later pass that reads few words, a band or a small scale, proves nothing of the ink)
   const faint = detect && opts.vertical === undefined ? await faintInkReading(page, read, base, reading) : undefined;
-  if (faint) { read = faint.read; reading = faint.reading; work = faint.read.work; }
+  if (faint) { read = faint.read; reading = faint.reading; }
   let orientationConfidence = 0;
   let evidence: OrientationEvidence | undefined;
   if (detect && direction) {
@@ -131,12 +131,12 @@ export async function readWholePage(pool: OcrPool, page: RasterPage, opts: Recog
     orientationConfidence = Math.round(Math.min(1, axisSure / 0.3) * search.flipEvidence * 100) / 100;
   }
   return {
-    page: toPage(page, work, reading),
+    page: toPage(page, read.work, reading),
     rotation: reading.rotation,
     orientationConfidence,
     ...(evidence ? { orientationEvidence: evidence } : {}),
     ms: Math.round(performance.now() - started),
-    enhanced: work.photo,
+    enhanced: read.work.photo,
     warnings,
   };
 }
@@ -158,7 +158,7 @@ export const FAINT_MAX_WORDS = 5;
  * later working image of it is the copy) and the copy's reading and pass context replace the first.
  */
 async function faintInkReading(page: RasterPage, c: PassContext, base: Rotation, reading: Reading): Promise<{ read: PassContext; reading: Reading } | undefined> {
-  const words = (r: Reading) => r.lines.reduce((n, l) => n + l.length, 0);
+  const words = (r: Reading) => allWords(r).length;
   if (words(reading) >= FAINT_MAX_WORDS || c.pool.isFaint(page)) return undefined;
   const copy = await faintInkCopy(c.work);
   if (!copy) return undefined;
