@@ -70,6 +70,9 @@ const CUES: Cue[] = [
   // Vietnam: đồng (VND, ₫, "d"/"đ" after a grouped amount), places
   { re: /\bVND\b|₫|\b\d{1,3}(?:[.,]\d{3})+\s?(?:đ|Đ|vnđ|VNĐ)(?![\p{L}])/u, country: 'VN', weight: 3, currency: 'VND' },
   // (the words printed around the amounts are the vocabulary's: languages/vi, see languageCountryCues)
+  // Vietnamese printed without its marks, as chains print addresses in English ("92 Nam Ky Khoi Nghia, District 1"):
+  // words opening with "Ngh" or spelt "Nguyen", "Huynh" are Vietnamese orthography, and Ho Chi Minh City's districts are numbered
+  { re: /\bNGH[AEIY]|\bNGUYEN\b|\bHUYNH\b|\bDISTRICT\s+\d{1,2}\b/, country: 'VN', weight: 1, cap: 2, folded: true },
   { re: /\b(?:HA NOI|HANOI|HO CHI MINH|TP\.?\s?HCM|HCMC|DA NANG|HAI PHONG|QUANG NINH|BINH DUONG|DONG NAI|CAN THO|PHUONG|QUAN \d{1,2}|TINH|HUYEN|THI XA)\b/, country: 'VN', weight: 1, cap: 3, folded: true },
   // Australia: the business number, a state with its four-digit postcode, Pty Ltd, the dollar's code
   // the business number: eleven digits after ABN, of which OCR may misread any but the first two ("ABN: 12 p97 840 887")

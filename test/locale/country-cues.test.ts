@@ -34,6 +34,15 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('AEON CO. (M) SDN BHD\nSubtotal: 3.70\nTotal 3.70')).toBe('MYR');
   });
 
+  it('reads Vietnamese printed without its marks ("Nghia", "District 1") as Vietnam beside whole-dong amounts', () => {
+    const page = 'HIGHLANDS COFFEE\n92 Nam Ky Khoi Nghia, District 1, HOHC\nCoffee 29,000\nJuice 19,000\nSub-total 48,000\nTotal 48,000\nCash 48,000';
+    expect(currency(page)).toBe('VND');
+    // the same amounts with no Vietnamese word: the whole-unit groups alone stay Indonesia's
+    expect(currency(page.replace('92 Nam Ky Khoi Nghia, District 1, HOHC', 'Main Street'))).toBe('IDR');
+    // an English "District" without its number is no place
+    expect(locale('Central District Library\nTotal 12.50').countryCode).not.toBe('VN');
+  });
+
   it('reads Singapore\'s own towns and districts beside a bare "$"', () => {
     expect(currency('97 Tanjong Pagar Rd\nFish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('SGD');
     expect(currency('Fish Head $28.30\nSUBTOTAL $87.30\nTOTAL $102.75')).toBe('USD');
