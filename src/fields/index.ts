@@ -101,7 +101,8 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}) });
   const dateCands = findDateCandidates(doc, locale, now);
   const dates = resolveDates(dateCands, locale, now, doc.lines.length);
-  const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}) });
+  const nameModel = ctx.ranking === 'fitted' ? fieldModel('name') : undefined;
+  const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}), ...(nameModel ? { model: nameModel } : {}) });
   const ids = findIds(doc);
   const payment = findPayment(doc);
 

@@ -21,6 +21,8 @@ import type { MerchantContext } from './merchant/context.js';
 import { NEVER_NAME_RULES } from './merchant/never.js';
 import { SCORING_RULES } from './merchant/scoring.js';
 import type { MerchantFields, NameCandidate, SegmentRule } from './merchant/types.js';
+import type { RankModel } from '../resolve/field-model.js';
+import { tapCandidates } from '../resolve/model.js';
 
 export type { MerchantFields, NameCandidate } from './merchant/types.js';
 export { cleanName, countersOnly, emailDomains, weakSuffix, DOMAIN_DIFFERS_MAX_CONFIDENCE } from './merchant/patterns.js';
@@ -31,12 +33,14 @@ export { NEVER_NAME_RULES } from './merchant/never.js';
 export { SCORING_RULES } from './merchant/scoring.js';
 export { merchantContext } from './merchant/context.js';
 
-/** Finds the merchant fields. */
-export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMerchantName?: string }): MerchantFields {
+/** Finds the merchant fields; with `model` (engine option `ranking: 'fitted'`) the name's candidates are ranked by its weights. */
+export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMerchantName?: string; model?: RankModel }): MerchantFields {
   const out: MerchantFields = {};
   const ctx = merchantContext(doc, locale, opts);
   if (!ctx) return out;
-  const chosen = chooseName(ctx, nameCandidates(ctx));
+  const cands = nameCandidates(ctx);
+  tapCandidates('name', () => cands.map((c) => ({ value: c.value, features: c.features, score: c.score })));
+  const chosen = chooseName(ctx, cands, opts.model);
   if (chosen) {
     out.merchantName = chosen.name;
     out.evidence = { merchantName: chosen.evidence };

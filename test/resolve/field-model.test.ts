@@ -13,6 +13,9 @@ import { checkFieldModels, fieldModel, modelScore } from '../../src/resolve/fiel
 import type { RankModel } from '../../src/resolve/field-model.js';
 import { moneyContext } from '../../src/resolve/money/candidates.js';
 import { chooseTotal } from '../../src/resolve/money/total.js';
+import { nameCandidates } from '../../src/fields/merchant.js';
+import { chooseName } from '../../src/fields/merchant/choose.js';
+import { merchantContext } from '../../src/fields/merchant/context.js';
 
 const SALE = ['SUBTOTAL 12.60', 'TAX 0.76', 'TOTAL 13.36', 'CASH 20.00', 'CHANGE 6.64'];
 function ctxOf(lines: string[]) {
@@ -47,6 +50,34 @@ describe('chooseTotal with a model', () => {
     expect(close.evidence).toContain('close-rival(-1.8)');
     expect(clear.evidence).not.toContain('close-rival(-1.8)');
     expect(close.confidence).toBeLessThan(clear.confidence);
+  });
+});
+
+const NAME_PAGE = ['Thank you for visiting', 'KEDAI RUNCIT MAJU', 'No 12 Jalan Besar', '43000 Kajang', 'TOTAL RM 12.00'];
+function nameCandidatesOf(lines: string[]) {
+  const doc = documentFromText(lines.join('\n'));
+  const ctx = merchantContext(doc, inferLocale(doc, {}), {})!;
+  return { ctx, cands: nameCandidates(ctx) };
+}
+
+describe('the name\'s candidates as features', () => {
+  it('every candidate\'s hand-set score is its features times the rules\' numbers (the fit\'s prior is exact)', () => {
+    const HAND: Record<string, number> = {
+      'company-suffix': 3, 'shop-word': 1, 'merchant-label': 4, sentence: -2, 'customer-block': -5, 'not-a-name': -3, 'address-like': -2.5,
+      'brand-in-header': 2, 'brand-below-header': 1, parenthesised: -2, header: 1.5, 'header-line-order': -0.3, 'below-header': -1.5, 'large-text': 2.5,
+      'ocr-confidence': 5, 'no-words': -2, short: -1, 'lower-case': -1, 'domain-match': 2.5, 'picture-text': -4, repeated: 1, 'brand-seen': 2,
+    };
+    const { cands } = nameCandidatesOf(NAME_PAGE);
+    expect(cands.length).toBeGreaterThan(2);
+    for (const c of cands) expect(modelScore({ weights: HAND }, c.features)).toBeCloseTo(c.score, 9);
+    expect(cands.find((c) => c.value === 'No 12 Jalan Besar')!.features['address-like']).toBe(1);
+  });
+  it('chooseName ranks by the model when given one: a model that prefers the first line picks it', () => {
+    const { ctx, cands } = nameCandidatesOf(NAME_PAGE);
+    expect(chooseName(ctx, [...cands])!.name.value).toBe('KEDAI RUNCIT MAJU');
+    const firstLine = chooseName(ctx, [...cands], { weights: { 'first-line': 10 } })!;
+    expect(firstLine.name.value).toBe('Thank you for visiting');
+    expect(firstLine.evidence.at(-1)).toBe('rule:fitted-model');
   });
 });
 

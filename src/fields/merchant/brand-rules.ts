@@ -15,6 +15,7 @@ import type { Segment } from '../text.js';
 import type { MerchantContext } from './context.js';
 import { COMPANY_SUFFIX, NEVER_NAME, countersOnly, squash, streetLine } from './patterns.js';
 import type { NameCandidate, PageRule } from './types.js';
+import { gain } from './scoring.js';
 
 export type How = 'domain' | 'company' | 'near' | 'line' | 'inside';
 export interface Sighting { brand: Brand; line: Line; how: How }
@@ -142,7 +143,7 @@ export function confirmBrand({ brand, sightings }: SeenBrand, cands: NameCandida
   const legal = same.filter((c) => c.terms.some((t) => t.name === 'company-suffix'));
   for (const c of legal.length ? legal : same) {
     const other = [...new Set(sightings.filter((x) => x.line !== c.seg.line && x.how !== 'line' && x.how !== 'near' && x.how !== 'inside').map((x) => x.how))];
-    if (other.length) { c.score += 2; c.terms.push({ name: `brand-seen:${other.join('+')}`, weight: 1.0 }); }
+    if (other.length) { gain(c, 'brand-seen', 2); c.terms.push({ name: `brand-seen:${other.join('+')}`, weight: 1.0 }); }
   }
   return true;
 }
@@ -158,14 +159,14 @@ const BRAND_WEIGHTS: ReadonlyArray<[How, number, string, number]> = [
 
 /** The brand's own candidate, on its first sighting's line; two ways of seeing it agree. */
 function brandCandidate({ brand, how, line }: SeenBrand, rule: string): NameCandidate {
-  let score = 0;
+  const scored = { score: 0, features: {} as Record<string, number> };
   const terms: EvidenceTerm[] = [];
   for (const [h, points, name, weight] of BRAND_WEIGHTS) {
-    if (how.has(h)) { score += points; terms.push({ name, weight }); }
+    if (how.has(h)) { gain(scored, name, points); terms.push({ name, weight }); }
   }
-  if (how.size >= 2) terms.push({ name: 'brand-agrees', weight: 0.8 });
+  if (how.size >= 2) { gain(scored, 'brand-agrees', 0); terms.push({ name: 'brand-agrees', weight: 0.8 }); }
   const seg: Segment = { line, text: line.text, words: line.words, box: line.box };
-  return { seg, lineOrder: 99, value: brand.name, score, terms, brand, fromBrand: true, rule };
+  return { seg, lineOrder: 99, value: brand.name, ...scored, terms, brand, fromBrand: true, rule };
 }
 
 export const brandSighting: PageRule = {

@@ -75,7 +75,7 @@ export function draftOf(ctx: MerchantContext, r: Reading): Draft {
   const firstWord = squash(value.split(/\s+/)[0] ?? '');
   const coreMatch = core.length >= 3 && ctx.domains.some((d) => d.toUpperCase() === core || d.toUpperCase().startsWith(core) || core.startsWith(d.toUpperCase()));
   const wordMatch = firstWord.length >= 3 && ctx.domains.some((d) => d.toUpperCase().startsWith(firstWord));
-  return { ...r, addressy, ...(brandLine ? { brand: brand!.brand } : {}), coreMatch, wordMatch, score: 0, terms: [] };
+  return { ...r, addressy, ...(brandLine ? { brand: brand!.brand } : {}), coreMatch, wordMatch, score: 0, features: {}, terms: [] };
 }
 
 /**
@@ -84,5 +84,5 @@ export function draftOf(ctx: MerchantContext, r: Reading): Draft {
  */
 export function candidateOf(d: Draft): NameCandidate {
   const value = !d.coreMatch && d.wordMatch && /^\S+\s+\d/.test(d.value) ? d.value.split(/\s+/)[0]! : d.value;
-  return { seg: d.seg, lineOrder: d.order, value, score: d.score, terms: d.terms, ...(d.brand ? { brand: d.brand } : {}), rule: d.rule };
+  return { seg: d.seg, lineOrder: d.order, value, score: d.score, features: d.features, terms: d.terms, ...(d.brand ? { brand: d.brand } : {}), rule: d.rule };
 }

@@ -12,19 +12,26 @@ import type { Located } from '../types.js';
 import type { MerchantContext } from './context.js';
 import { ADDRESS_HINT, DOMAIN_DIFFERS_MAX_CONFIDENCE, NOT_NAME, PICTURE_NAME_MAX_CONFIDENCE, cleanName, hasSuffix, letters, loc, squash } from './patterns.js';
 import type { NameCandidate } from './types.js';
+import { modelScore } from '../../resolve/field-model.js';
+import type { RankModel } from '../../resolve/field-model.js';
 
 export interface ChosenName { best: NameCandidate; name: Located<string>; evidence: string[] }
 
-/** The best candidate as the merchant's name, or undefined when none scores above -3 (sorts the candidates). */
-export function chooseName(ctx: MerchantContext, cands: NameCandidate[]): ChosenName | undefined {
-  cands.sort((a, b) => b.score - a.score);
+/**
+ * The best candidate as the merchant's name, or undefined when none scores above -3 (sorts the candidates).
+ * Ranked by the rules' hand-set scores, or with `model` by its weights of their features (the rival's
+ * margin then in the model's units); the -3 floor is the hand-set score's either way.
+ */
+export function chooseName(ctx: MerchantContext, cands: NameCandidate[], model?: RankModel): ChosenName | undefined {
+  const rank = new Map(cands.map((c) => [c, model ? modelScore(model, c.features) : c.score]));
+  cands.sort((a, b) => rank.get(b)! - rank.get(a)!);
   const best = cands[0];
   if (!best || !(best.score > -3)) return undefined;
   const joined = joinSplitName(ctx, best);
   const longer = joined.value === best.value ? longerReading(ctx, best) : undefined;
   const { value, boxes } = longer ?? joined;
   const terms = [...best.terms, ...(longer ? [{ name: 'longer-reading', weight: -0.5 }] : [])];
-  const rival = rivalTerm(cands, best);
+  const rival = rivalTerm(cands, best, rank);
   if (rival) terms.push(rival);
   const otherDomain = domainDiffers(ctx, best, value);
   if (otherDomain) terms.push({ name: 'domain-differs', weight: 0 });
@@ -33,7 +40,8 @@ export function chooseName(ctx: MerchantContext, cands: NameCandidate[]): Chosen
     terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1,
     otherDomain ? DOMAIN_DIFFERS_MAX_CONFIDENCE : 1);
   const name = { ...loc(best.seg.line, value, conf), boxes };
-  const evidence = [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${c.score.toFixed(2)}`), `rule:${best.rule}`];
+  const fitted = model ? [`model=${rank.get(best)!.toFixed(2)}`] : [];
+  const evidence = [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...fitted, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${rank.get(c)!.toFixed(2)}`), `rule:${model ? 'fitted-model' : best.rule}`];
   return { best, name, evidence };
 }
 
@@ -92,10 +100,10 @@ export function longerReading(ctx: MerchantContext, best: NameCandidate): { valu
   return undefined;
 }
 
-/** The best other name (not the same brand) scores close: under 1 behind a close rival, under 2.5 a rival. */
-function rivalTerm(cands: NameCandidate[], best: NameCandidate): EvidenceTerm | undefined {
+/** The best other name (not the same brand) ranks close: under 1 behind a close rival, under 2.5 a rival. */
+function rivalTerm(cands: NameCandidate[], best: NameCandidate, rank: ReadonlyMap<NameCandidate, number>): EvidenceTerm | undefined {
   const rival = cands.find((c) => c !== best && squash(c.value) !== squash(best.value) && !(best.brand && c.brand === best.brand));
-  const margin = rival ? best.score - rival.score : 5;
+  const margin = rival ? rank.get(best)! - rank.get(rival)! : 5;
   if (margin < 1) return { name: 'close-rival', weight: -2.0 };
   if (margin < 2.5) return { name: 'rival', weight: -0.9 };
   return undefined;

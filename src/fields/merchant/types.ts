@@ -26,6 +26,8 @@ export interface NameCandidate {
   lineOrder: number;
   value: string;
   score: number;
+  /** What the scoring rules found, by name (1 = present, or a measure): the fitted ranking's input (scoring.ts `gain`). */
+  features: Record<string, number>;
   terms: EvidenceTerm[];
   brand?: Brand;
   fromBrand?: boolean;
@@ -60,6 +62,7 @@ export interface Draft extends Reading {
   coreMatch: boolean;
   wordMatch: boolean;
   score: number;
+  features: Record<string, number>;
   terms: EvidenceTerm[];
 }
 
