@@ -13,7 +13,7 @@
  * is made live and recorded), with the bench's options ({"pageBudgetMs":0} engine, verbose, line items).
  * The resolver tells `candidateTaps` (dist/resolve/model.js) every candidate of every field it weighed,
  * with its features and the rules' hand-set score; each is labelled right or wrong against the corpus
- * label (total within 0.005, currency equal to the label's ISO code, name by the bench's name rule). Written to --data (default
+ * label (total within 0.005, currency equal to the label's ISO code, name by the bench's name rule, date the same day). Written to --data (default
  * .bench-tmp/fields-data.jsonl), one line a file, with the engine's final answer; --results DIR also
  * writes DIR/<dataset>.jsonl of {file, result} for /work/shared/tools/why-wrong.mjs.
  *
@@ -64,11 +64,12 @@ const SIGN = {
   name: {
     'company-suffix': 1, 'shop-word': 1, 'merchant-label': 1, sentence: -1, 'customer-block': -1, 'not-a-name': -1, 'address-like': -1,
     'brand-in-header': 1, 'brand-below-header': 1, parenthesised: -1, header: 1, 'header-line-order': -1, 'below-header': -1, 'large-text': 1,
-    'ocr-confidence': 1, 'low-ocr': -1, 'mid-ocr': -1, 'ocr-high': 1, 'no-words': -1, short: -1, 'lower-case': -1, 'domain-match': 1, 'picture-text': -1,
+    'ocr-confidence': 1, 'ocr-high': 1, 'no-words': -1, short: -1, 'lower-case': -1, 'domain-match': 1, 'picture-text': -1,
     repeated: 1, 'brand-seen': 1, 'company-brand': 1, 'domain-brand': 1, 'brand-line': 1, 'logo-near-brand': 1, 'brand-inside-line': 1, 'brand-agrees': 1,
   },
 };
-const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') ? 1 : 0);
+// a date's features are its score rules' points by their sign (src/resolve/dates.ts dateFeatures: "time+", "window-")
+const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') ? 1 : field === 'date' ? (name.endsWith('+') ? 1 : name.endsWith('-') ? -1 : 0) : 0);
 
 /** Is a candidate value right for this label? */
 const RIGHT = {
@@ -76,6 +77,8 @@ const RIGHT = {
   currency: (v, gold) => typeof gold.currency === 'string' && String(v).toUpperCase() === gold.currency.toUpperCase(),
   // the bench's rule (bench/score.mjs nameMatches: similar, or one containing the other)
   name: (v, gold) => typeof gold.merchantName === 'string' && nameMatches(String(v), gold.merchantName),
+  // a date value is "y-m-d" unpadded (src/resolve/dates.ts keyOf), the label ISO
+  date: (v, gold) => typeof gold.date === 'string' && String(v).split('-').map(Number).join('-') === gold.date.split('-').map(Number).join('-'),
 };
 
 // ---------------------------------------------------------------- collect
@@ -105,7 +108,7 @@ async function collect() {
       let r;
       try { r = await engine.extract(path.join(corpus, ds, 'images', f), { verbose: true, extractLineItems: true, refresh: true, incognito: true }); } catch (e) { r = { error: String(e?.code ?? e) }; }
       const pick = (x) => (x && x.data !== undefined ? [x.data, x.confidenceLevel ?? 0] : null);
-      lines.push(JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null }, final: { total: pick(r.totalAmount), currency: pick(r.currencyCode), name: pick(r.merchantName) }, groups }));
+      lines.push(JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null, date: gold.date ?? null }, final: { total: pick(r.totalAmount), currency: pick(r.currencyCode), name: pick(r.merchantName), date: pick(r.date) }, groups }));
       if (resultsDir) res.push(JSON.stringify({ file: path.join(corpus, ds, 'images', f), result: { totalAmount: r.totalAmount ? { data: r.totalAmount.data } : undefined, text: { text: r.text?.text ?? '' }, targetRotation: r.targetRotation, warnings: r.warnings } }));
       process.stderr.write(`\r${ds} ${res.length || lines.length} ${id}        `);
     }
@@ -255,6 +258,7 @@ function groupsOf(records, field) {
       if (field === 'total' && typeof r.gold.totalAmount !== 'number') continue;
       if (field === 'currency' && typeof r.gold.currency !== 'string') continue;
       if (field === 'name' && typeof r.gold.merchantName !== 'string') continue;
+      if (field === 'date' && typeof r.gold.date !== 'string') continue;
       gs.push({ file: `${r.ds}/${r.id}`, ds: r.ds, cands: g.cands.map((c) => ({ ...c, y: RIGHT[field](c.v, r.gold) ? 1 : 0 })) });
     }
   }

@@ -100,7 +100,8 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const totalModel = ctx.ranking === 'fitted' ? fieldModel('total') : undefined;
   const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}) });
   const dateCands = findDateCandidates(doc, locale, now);
-  const dates = resolveDates(dateCands, locale, now, doc.lines.length);
+  const dateModel = ctx.ranking === 'fitted' ? fieldModel('date') : undefined;
+  const dates = resolveDates(dateCands, locale, now, doc.lines.length, dateModel);
   const nameModel = ctx.ranking === 'fitted' ? fieldModel('name') : undefined;
   const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}), ...(nameModel ? { model: nameModel } : {}) });
   const ids = findIds(doc);

@@ -23,6 +23,9 @@ import { plausibleWindow } from '../locale/dates.js';
 import type { DateWindow } from '../locale/dates.js';
 import { confidenceFrom } from './confidence.js';
 import type { EvidenceTerm } from './confidence.js';
+import { modelScore } from './field-model.js';
+import type { RankModel } from './field-model.js';
+import { tapCandidates } from './model.js';
 
 export interface ChosenDate {
   candidate: DateCandidate;
@@ -105,6 +108,20 @@ export function scoreCandidate(c: DateCandidate, window: DateWindow, lineCount: 
   let s = 1;
   for (const r of rules) s += r.apply(ctx);
   return s;
+}
+
+/**
+ * A candidate's features for the fitted ranking (issue 34): each score rule's points under `<rule>+` or
+ * `<rule>-` by their sign, as their size, so the hand-set score is 1 plus the features weighed +1 and -1.
+ */
+export function dateFeatures(c: DateCandidate, window: DateWindow, lineCount: number, rules: readonly DateRule<ScoreContext, number>[] = SCORE_RULES): Record<string, number> {
+  const ctx: ScoreContext = { c, window, lineCount };
+  const f: Record<string, number> = {};
+  for (const r of rules) {
+    const p = r.apply(ctx);
+    if (p) f[`${r.name}${p > 0 ? '+' : '-'}`] = Math.abs(p);
+  }
+  return f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,15 +313,37 @@ function rankDates(scored: Scored[], valueScore: (c: DateCandidate) => number): 
   return scored.filter((x) => x.c.kind !== 'due').sort((a, b) => (valueScore(b.c) - valueScore(a.c)) || (b.s - a.s));
 }
 
-/** Value-level scores: the best printing of a value plus 0.5 for each further line printing it (up to 2). */
+/** What a value's further printings add: 0.5 for each further line printing it (up to 2), its feature `more-lines+`. */
+function moreLines(list: readonly DateCandidate[]): number {
+  const lines = new Set(list.filter((c) => c.kind !== 'due' && c.kind !== 'other').map((c) => c.line.index)).size;
+  return 0.5 * Math.min(2, Math.max(0, lines - 1));
+}
+
+/** Value-level scores: the best printing of a value plus what its further printings add (moreLines). */
 function valueScores(groups: Map<string, DateCandidate[]>, scoreOf: Map<DateCandidate, number>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [k, list] of groups) {
-    const best = Math.max(...list.map((c) => scoreOf.get(c)!));
-    const lines = new Set(list.filter((c) => c.kind !== 'due' && c.kind !== 'other').map((c) => c.line.index)).size;
-    out.set(k, best + 0.5 * Math.min(2, Math.max(0, lines - 1)));
-  }
+  for (const [k, list] of groups) out.set(k, Math.max(...list.map((c) => scoreOf.get(c)!)) + moreLines(list));
   return out;
+}
+
+/**
+ * A value's features: its best printing's (by the hand-set score) with `more-lines+`; the value's
+ * hand-set score is 1 plus these weighed +1 and -1 (see dateFeatures).
+ */
+function valueFeatures(list: readonly DateCandidate[], scoreOf: Map<DateCandidate, number>, window: DateWindow, lineCount: number): Record<string, number> {
+  const best = list.reduce((a, b) => (scoreOf.get(b)! > scoreOf.get(a)! ? b : a));
+  const more = moreLines(list);
+  return { ...dateFeatures(best, window, lineCount), ...(more ? { 'more-lines+': more } : {}) };
+}
+
+/** The values' rank scores: hand-set (valueScores), or with a model its weights of their features; tapped for the fit. */
+function valueRanks(groups: Map<string, DateCandidate[]>, scoreOf: Map<DateCandidate, number>, window: DateWindow, lineCount: number, model?: RankModel): Map<string, number> {
+  const hand = valueScores(groups, scoreOf);
+  const features = new Map([...groups].map(([k, list]) => [k, valueFeatures(list, scoreOf, window, lineCount)]));
+  const ranked = [...groups].filter(([, list]) => list.some((c) => c.kind !== 'due'));
+  // (the tapped score leaves out the 1 every value starts from, so that it is exactly its features weighed +1 and -1)
+  tapCandidates('date', () => ranked.map(([k]) => ({ value: k, features: features.get(k)!, score: hand.get(k)! - 1 })));
+  return model ? new Map([...groups.keys()].map((k) => [k, modelScore(model, features.get(k)!)])) : hand;
 }
 
 /** The evidence context of the top-ranked candidate. */
@@ -341,8 +380,12 @@ function chooseDueDate(scored: Scored[], date: DateCandidate | undefined): Chose
   return { candidate: due.c, confidence: confidenceFrom(0.3, terms), evidence: [...terms.map((t) => t.name), `${RULE_PREFIX}${decidingRule(ruled)}`] };
 }
 
-/** Chooses the transaction date and the due date. */
-export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, lineCount: number): { date?: ChosenDate; dueDate?: ChosenDate } {
+/**
+ * Chooses the transaction date and the due date. Values rank by their hand-set scores, or with `model`
+ * (engine option `ranking: 'fitted'`) by its weights of their features (the rival's margin then in the
+ * model's units); a value's printings rank by their hand-set scores either way.
+ */
+export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, lineCount: number, model?: RankModel): { date?: ChosenDate; dueDate?: ChosenDate } {
   const window = plausibleWindow(now);
   const n = Math.max(1, lineCount);
   const groups = new Map<string, DateCandidate[]>();
@@ -350,7 +393,7 @@ export function resolveDates(cands: DateCandidate[], locale: Locale, now: Date, 
   const scored = cands.map((c) => ({ c, s: scoreCandidate(c, window, n) }));
   const scoreOf = new Map<DateCandidate, number>();
   for (const x of scored) if (!scoreOf.has(x.c)) scoreOf.set(x.c, x.s);
-  const values = valueScores(groups, scoreOf);
+  const values = valueRanks(groups, scoreOf, window, n, model);
   const valueScore = (c: DateCandidate) => values.get(keyOf(c))!;
   const ranked = rankDates(scored, valueScore);
   const out: { date?: ChosenDate; dueDate?: ChosenDate } = {};

@@ -19,7 +19,7 @@ export interface RankModel { weights: Record<string, number> }
 export interface FieldModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
 /** The fields the library ranks by a fitted model when models/fields.json has one. */
-export const RANKED_FIELDS = ['total', 'name'] as const;
+export const RANKED_FIELDS = ['total', 'name', 'date'] as const;
 
 /** A candidate's fitted score: the sum of its features' weights (features the model does not know add nothing). */
 export function modelScore(m: RankModel, features: Readonly<Record<string, number>>): number {

@@ -12,7 +12,7 @@ import { capUnsettledOrder } from '../../src/read/combine.js';
 import { confidenceFrom } from '../../src/resolve/confidence.js';
 import {
   AMBIGUOUS_ORDER_MAX_CONFIDENCE, DATE_CAP_RULES, DATE_EVIDENCE_RULES, DUE_EVIDENCE_RULES, ORDER_UNSETTLED, RULE_PREFIX,
-  SCORE_DECIDED, SCORE_RULES, decidingRule, resolveDates, scoreCandidate,
+  SCORE_DECIDED, SCORE_RULES, dateFeatures, decidingRule, resolveDates, scoreCandidate,
 } from '../../src/resolve/dates.js';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
@@ -341,3 +341,35 @@ describe('evidence rules of the due date', () => {
     expect(r.dueDate?.candidate.date.d).toBe(21);
   });
 });
+
+describe('dates for the fitted ranking', () => {
+  it('a candidate\'s features are its score rules\' points by their sign: the hand-set score is 1 plus them weighed +1 and -1', () => {
+    const cs = [
+      cand('2024-05-02', { kind: 'transaction', keywordAt: 'same', time: { h: 10, m: 5, s: 0 }, at: 2 }),
+      cand('2024-05-03', { weekday: 'mismatch', ocrConfidence: 0.3, guess: 2, at: 7 }),
+      cand('2031-01-01', { kind: 'other', date: { ambiguous: true, unpadded: true } }),
+    ];
+    for (const c of cs) {
+      const f = dateFeatures(c, WINDOW, 10);
+      const signed = Object.entries(f).reduce((s, [k, v]) => s + (k.endsWith('+') ? v : -v), 0);
+      expect(1 + signed).toBeCloseTo(score(c), 12);
+    }
+    expect(dateFeatures(cs[1]!, WINDOW, 10)).toMatchObject({ 'weekday-': 1, 'ocr-': 0.4 });
+    expect(dateFeatures(cs[2]!, WINDOW, 10)['window-']).toBe(4);
+  });
+  it('resolveDates ranks the values by a model when given one', () => {
+    const cs = [cand('2024-05-02', { kind: 'transaction', keywordAt: 'same', at: 1 }), cand('2024-05-09', { at: 8 })];
+    expect(keyOfChosen(resolve(cs))).toBe('2024-5-2');
+    // a model that weighs only a late place on the page (the position rule's points) picks the other
+    const lateWins = resolveDates(cs, SETTLED, NOW, 10, { weights: { 'position-': 10 } });
+    expect(keyOfChosen(lateWins)).toBe('2024-5-9');
+    expect(keyOfChosen(resolveDates(cs, SETTLED, NOW, 10, { weights: { 'position-': -1, 'transaction-keyword+': 1 } }))).toBe('2024-5-2');
+    const keywordLoses = resolveDates(cs, SETTLED, NOW, 10, { weights: { 'transaction-keyword+': -5 } });
+    expect(keyOfChosen(keywordLoses)).toBe('2024-5-9');
+  });
+});
+
+function keyOfChosen(r: ReturnType<typeof resolveDates>): string | undefined {
+  const d = r.date?.candidate.date;
+  return d ? `${d.y}-${d.m}-${d.d}` : undefined;
+}

@@ -87,8 +87,9 @@ export const SCORING_RULES: readonly ScoringRule[] = [
       const seg = d.seg;
       const conf = seg.words.length ? seg.words.reduce((a, w) => a + w.confidence, 0) / seg.words.length : seg.line.confidence;
       gain(d, 'ocr-confidence', 5, conf - 0.75);
-      if (conf < 0.6) { gain(d, 'low-ocr', 0); d.terms.push({ name: 'low-ocr', weight: -1.6 }); }
-      else if (conf < 0.75) { gain(d, 'mid-ocr', 0); d.terms.push({ name: 'mid-ocr', weight: -0.6 }); }
+      // (low and middling OCR are terms of the confidence only: as features of the rank, the fit held both at 0)
+      if (conf < 0.6) d.terms.push({ name: 'low-ocr', weight: -1.6 });
+      else if (conf < 0.75) d.terms.push({ name: 'mid-ocr', weight: -0.6 });
       else if (conf >= 0.9 && !ctx.pdf) { gain(d, 'ocr-high', 0); d.terms.push({ name: 'ocr-high', weight: 0.8 }); }
     },
   },

@@ -126,16 +126,21 @@ function finalLabel(s: ScoreState): void {
   if (s.best?.label?.final) { s.score += 0.6; s.f['final-label'] = 1; }
 }
 
-/** Score and weight of each kind of derivation: [score, confidence weight] when read as printed. */
-const KIND_WEIGHT: Record<Derivation['kind'], [number, number]> = {
-  'paid-change': [2.5, 2.0], 'paid-exact': [0.8, 1.0], 'subtotal-sum': [2.0, 1.0], items: [1.5, 1.0], summary: [1.2, 1.2], rounded: [0, 0], partials: [1.2, 1.2],
+/**
+ * Score and weight of each kind of derivation: [score, confidence weight] when read as printed. A total
+ * rounded from another (`rounded`) is a candidate but no term: it weighed 0 by hand, and every fit held it at 0.
+ */
+const KIND_WEIGHT: Partial<Record<Derivation['kind'], [number, number]>> = {
+  'paid-change': [2.5, 2.0], 'paid-exact': [0.8, 1.0], 'subtotal-sum': [2.0, 1.0], items: [1.5, 1.0], summary: [1.2, 1.2], partials: [1.2, 1.2],
 };
 
 /** Each kind of arithmetic that gives the value (paid - change, subtotal + tax, items, ...); less when it needed a repair. */
 function arithmetic(s: ScoreState): void {
   s.vc.support = s.support;
   for (const k of new Set([...s.kinds, ...s.repairedKinds])) {
-    const [sw, cw] = KIND_WEIGHT[k];
+    const kw = KIND_WEIGHT[k];
+    if (!kw) continue;
+    const [sw, cw] = kw;
     const rep = !s.kinds.has(k);
     s.score += rep ? sw * 0.6 : sw;
     s.terms.push({ name: `${k}${rep ? '(repaired)' : ''}`, weight: rep ? cw * 0.5 : cw });
