@@ -249,12 +249,19 @@ describe('address forms the street words miss, and the words of Vietnamese shops
       [['PHO MO', 'Khu do thi moi Van Phu', 'TOTAL 5.000'], 'Khu do thi moi Van Phu'],
       [['PHO MO', 'Tp Cam Pha - Quang Ninh', 'TOTAL 5.000'], 'Tp Cam Pha - Quang Ninh'],
       [['PHO MO', 'So 7 khu Tan Lap 4 - P.Cam Thuy', 'TOTAL 5.000'], 'So 7 khu Tan Lap 4 - P.Cam Thuy'],
+      [['ICHIBAN SUSHI', 'J1. Jend. A. Yani 3', 'TOTAL 5.000'], 'J1. Jend. A. Yani 3'],
+      [['WARUNG MADE', 'JI. Tukad Pakerisan No. 47 Panjer', 'TOTAL 5.000'], 'JI. Tukad Pakerisan No. 47 Panjer'],
     ] as Array<[string[], string]>) expect(termsOf(candidate(lines, value)), value).toContain('address-like');
     // a division after a word: the name printed before its address
     expect(termsOf(candidate(['VinCommerce TP. Cam Pha, Quang Ninh', 'TOTAL 5.000'], 'VinCommerce TP. Cam Pha, Quang Ninh'))).not.toContain('address-like');
     // the name line above each is not
     expect(termsOf(candidate(['SHIMBASHI SOBA', 'Paragon Spore 238659', 'TOTAL 5.00'], 'SHIMBASHI SOBA'))).not.toContain('address-like');
     expect(nameOf(['SHIMBASHI SOBA', 'Paragon Spore 238659', 'TOTAL 5.00'])).toBe('SHIMBASHI SOBA');
+    // an Indonesian street read "J1." under a name in smaller print is not the name; "J1" inside a name is no street
+    expect(nameOf(['ICHIBAN SUSHI', 'J1. Jend. A. Yani 3', 'Telp. 0711 350 110', 'TOTAL 50.000'])).toBe('ICHIBAN SUSHI');
+    expect(termsOf(candidate(['TOKO J1 MART', 'TOTAL 5.000'], 'TOKO J1 MART'))).not.toContain('address-like');
+    // the cashier's line read without its spaces is no name
+    expect(nameOf(['YOUHAUEBEENSERUED BYCASHIER', 'TUK TUK CHA', 'TOTAL 5.00'])).toBe('TUK TUK CHA');
   });
 
   it('Vietnamese shop words (nhà hàng, cửa hàng, siêu thị) are shop words; an order type or a column header is not a name', () => {

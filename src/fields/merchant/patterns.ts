@@ -44,17 +44,19 @@ export const MERCHANT_LABEL = /(?:^|[\s–-])(?:SOLD\s*BY|SELLER|VENDOR|SUPPLIER
  * ("Paragon S'pore 238659", "Chennai 600001"), a unit number opening the line ("#B1-41", read "1B1-173/174"),
  * a street word run into the word before it ("OFFJALAN PUDU"), a Vietnamese division opening the line or
  * after a dash or comma ("Tp. Cam Pha", "Tp Cam Pha", "7 khu Tan Lap 4 - P. Cam Thuy", "Phuong ...") or an urban area
- * ("Khu do thi"). Not a division after a word: "VinCommerce TP. Cam Pha, Quang Ninh" prints the name first.
+ * ("Khu do thi"), an Indonesian street as OCR reads its "Jl." ("J1. Jend. A. Yani", "JI. Tukad Pakerisan").
+ * Not a division after a word: "VinCommerce TP. Cam Pha, Quang Ninh" prints the name first.
  */
-export const ADDRESS_FORM = /\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:JALAN|LORONG|TAMAN)\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:PHUONG|HUYEN|THI XA|THI TRAN|KHU PHO|SO NHA)\b|\bKHU DO THI\b/u;
+export const ADDRESS_FORM = /\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:JALAN|LORONG|TAMAN)\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:PHUONG|HUYEN|THI XA|THI TRAN|KHU PHO|SO NHA)\b|\bKHU DO THI\b|^\W*J[1I]\.\s*\p{L}/u;
 export const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|UNIT|SUITE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|HIGHWAY|HWY|PLAZA|SQUARE|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|SEKSYEN|SECTION|PO\s*BOX|CEDEX)\b/;
 
 /**
  * Lines that never name the merchant, whatever else they show: opening hours, taglines that address the
  * customer ("UNSERE ÖFFNUNGSZEITEN", "Mein Drogeriemarkt", "Es gibt immer was zu tun"), the cashier or
- * server, payment and card lines ("VISA DEBIT", "Kartenzahlung"). Patterns run on folded text.
+ * server (also run together: "YOUHAVEBEENSERVED BYCASHIER"), payment and card lines ("VISA DEBIT", "Kartenzahlung").
+ * Patterns run on folded text.
  */
-export const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|\bNOT\s*(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b|\b(?:FEEDBACK|COMPLAINTS?|ENQUIR\w*|PLEASE)|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+export const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|BY\s*CASHIER|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|\bNOT\s*(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b|\b(?:FEEDBACK|COMPLAINTS?|ENQUIR\w*|PLEASE)|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
 /** Opening hours however OCR spaced them ("SHOP PING HOUR S", "OPENINGHOURS"). */
 export const HOURS_RUN = /(?:OPENING|BUSINESS|SHOPPING|STORE|TRADING|OFFICE)HOURS?/;
 /**
