@@ -26,7 +26,7 @@ import { resolveDates } from '../resolve/dates.js';
 import { roundConfidence } from '../resolve/confidence.js';
 import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
-import { fieldModel } from '../resolve/field-model.js';
+import { rankingModel } from '../resolve/field-model.js';
 import type { ChosenDate } from '../resolve/dates.js';
 import type { FieldContext, FieldResults, Located } from './types.js';
 
@@ -97,12 +97,12 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const currency = locale.currency || undefined;
 
   const moneyFacts = findMoney(doc, locale);
-  const totalModel = ctx.ranking === 'fitted' ? fieldModel('total') : undefined;
+  const totalModel = rankingModel('total', ctx.ranking);
   const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}) });
   const dateCands = findDateCandidates(doc, locale, now);
-  const dateModel = ctx.ranking === 'fitted' ? fieldModel('date') : undefined;
+  const dateModel = rankingModel('date', ctx.ranking);
   const dates = resolveDates(dateCands, locale, now, doc.lines.length, dateModel);
-  const nameModel = ctx.ranking === 'fitted' ? fieldModel('name') : undefined;
+  const nameModel = rankingModel('name', ctx.ranking);
   const merchant = findMerchant(doc, locale, { ...(ctx.ignoreMerchantName ? { ignoreMerchantName: ctx.ignoreMerchantName } : {}), ...(nameModel ? { model: nameModel } : {}) });
   const ids = findIds(doc);
   const payment = findPayment(doc);

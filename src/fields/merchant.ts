@@ -33,7 +33,7 @@ export { NEVER_NAME_RULES } from './merchant/never.js';
 export { SCORING_RULES } from './merchant/scoring.js';
 export { merchantContext } from './merchant/context.js';
 
-/** Finds the merchant fields; with `model` (engine option `ranking: 'fitted'`) the name's candidates are ranked by its weights. */
+/** Finds the merchant fields; with `model` (the fitted name model, the default: resolve/field-model.ts rankingModel) the name's candidates are ranked by its weights. */
 export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMerchantName?: string; model?: RankModel }): MerchantFields {
   const out: MerchantFields = {};
   const ctx = merchantContext(doc, locale, opts);

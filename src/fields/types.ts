@@ -140,6 +140,6 @@ export interface FieldContext {
   extractLineItems?: boolean;
   /** "Now" for plausibility of dates (defaults to the current time). */
   now?: Date;
-  /** Rank the total's candidates by the rules' hand-set scores (default) or by the weights fitted in models/fields.json. */
+  /** Rank every field's candidates by the weights fitted in models/fields.json or by the rules' hand-set scores; omitted, each field by its default (field-model.ts FITTED_BY_DEFAULT). */
   ranking?: 'fitted' | 'hand-set';
 }

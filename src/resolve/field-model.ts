@@ -6,9 +6,10 @@
  * exp(score) is maximised), with sign constraints where a term's direction is known and an L2 penalty on
  * the distance from the rules' hand-set numbers (the data move them as far as they earn; the penalty is
  * chosen by cross-validation on the tune halves). A candidate's rank is the sum of its features' weights.
- * It is used with the engine option `ranking: 'fitted'`; by default the hand-set scores rank (the fitted
- * ranking was not better on the whole corpus's final totals; README, "Fitted ranking"). The terms' log-odds
- * give the confidence either way (resolve/money/total.ts chooseTotal).
+ * It is used with the engine option `ranking: 'fitted'`, and by default for the fields of FITTED_BY_DEFAULT
+ * (the name); the others rank by their hand-set scores by default (the fitted ranking was not better on
+ * the whole corpus's final totals, nor different on its dates; README, "Fitted ranking"). The terms'
+ * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, merchant/choose.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,21 @@ export interface FieldModels { version: 1; fields: Record<string, RankModel>; fi
 
 /** The fields the library ranks by a fitted model when models/fields.json has one. */
 export const RANKED_FIELDS = ['total', 'name', 'date'] as const;
+export type RankedField = (typeof RANKED_FIELDS)[number];
+
+/**
+ * The fields ranked by their fitted model when the caller does not choose (engine option `ranking`
+ * omitted): those whose fitted ranking measured no worse on either half of any set of the whole corpus
+ * and better on the whole (README, "Fitted ranking"). The name: tune halves +6 names, check +1, none lost.
+ * Not the total (the fitted one lost final totals) nor the date (the fitted one changed none).
+ */
+export const FITTED_BY_DEFAULT: ReadonlySet<RankedField> = new Set(['name']);
+
+/** The model to rank a field by under the caller's `ranking` choice (omitted: FITTED_BY_DEFAULT), if installed. */
+export function rankingModel(field: RankedField, ranking: 'fitted' | 'hand-set' | undefined): RankModel | undefined {
+  const fitted = ranking === 'fitted' || (ranking === undefined && FITTED_BY_DEFAULT.has(field));
+  return fitted ? fieldModel(field) : undefined;
+}
 
 /** A candidate's fitted score: the sum of its features' weights (features the model does not know add nothing). */
 export function modelScore(m: RankModel, features: Readonly<Record<string, number>>): number {
@@ -45,7 +61,7 @@ export function checkFieldModels(m: unknown): FieldModels {
 let cached: FieldModels | null | undefined;
 
 /** The installed model of a field (models/fields.json, read once), or undefined when there is none. */
-export function fieldModel(field: (typeof RANKED_FIELDS)[number]): RankModel | undefined {
+export function fieldModel(field: RankedField): RankModel | undefined {
   if (cached === undefined) {
     try {
       const file = fileURLToPath(new URL('../../models/fields.json', import.meta.url));

@@ -9,7 +9,7 @@ import { documentFromText } from '../../src/document/geometry.js';
 import { extractFields } from '../../src/fields/index.js';
 import { findMoney } from '../../src/fields/amounts.js';
 import { inferLocale } from '../../src/locale/index.js';
-import { checkFieldModels, fieldModel, modelScore } from '../../src/resolve/field-model.js';
+import { FITTED_BY_DEFAULT, checkFieldModels, fieldModel, modelScore, rankingModel } from '../../src/resolve/field-model.js';
 import type { RankModel } from '../../src/resolve/field-model.js';
 import { moneyContext } from '../../src/resolve/money/candidates.js';
 import { chooseTotal } from '../../src/resolve/money/total.js';
@@ -77,11 +77,18 @@ describe('the name\'s candidates as features', () => {
     expect(chooseName(ctx, [...cands])!.name.value).toBe('KEDAI RUNCIT MAJU');
     const firstLine = chooseName(ctx, [...cands], { weights: { 'first-line': 10 } })!;
     expect(firstLine.name.value).toBe('Thank you for visiting');
-    expect(firstLine.evidence.at(-1)).toBe('rule:fitted-model');
+    expect(firstLine.evidence).toContain('model=10.00');
   });
 });
 
 describe('the installed model', () => {
+  it('models/fields.json has a fitted name and date too, with the directions the fit was held to', () => {
+    const name = fieldModel('name')!, date = fieldModel('date')!;
+    expect(name.weights['company-suffix']).toBeGreaterThan(0);
+    expect(name.weights['address-like']).toBeLessThan(0);
+    expect(date.weights['time+']).toBeGreaterThan(0);
+    expect(date.weights['window-']).toBeLessThan(0);
+  });
   it('models/fields.json is a checked version 1 model with a fitted total', () => {
     const raw = JSON.parse(readFileSync(new URL('../../models/fields.json', import.meta.url), 'utf8'));
     expect(() => checkFieldModels(raw)).not.toThrow();
@@ -95,7 +102,26 @@ describe('the installed model', () => {
     expect(() => checkFieldModels({ version: 2, fields: {} })).toThrow(/version 1/);
     expect(() => checkFieldModels({ version: 1, fields: { total: { weights: { a: 'x' } } } })).toThrow(/total\.a/);
   });
-  it("extractFields ranks by the hand-set scores by default and by the model with ranking: 'fitted'", () => {
+  it("extractFields ranks the name by its fitted model by default, and by the hand-set scores with ranking: 'hand-set'", () => {
+    const doc = documentFromText(['KEDAI RUNCIT MAJU', 'No 12 Jalan Besar', '43000 Kajang', 'TOTAL RM 12.00'].join('\n'));
+    const base = { extractTime: false, extractLineItems: false, now: new Date('2024-06-01T00:00:00Z') };
+    expect(FITTED_BY_DEFAULT.has('name')).toBe(true);
+    expect(FITTED_BY_DEFAULT.has('total')).toBe(false);
+    const byDefault = extractFields(doc, base);
+    const hand = extractFields(doc, { ...base, ranking: 'hand-set' });
+    expect(byDefault.merchantName?.value).toBe('KEDAI RUNCIT MAJU');
+    expect(hand.merchantName?.value).toBe('KEDAI RUNCIT MAJU');
+    // the evidence names the candidate rule last either way; the fitted rank is listed as model=
+    expect(byDefault.evidence?.merchantName?.at(-1)).toBe('rule:header-line');
+    expect(hand.evidence?.merchantName?.at(-1)).toBe('rule:header-line');
+    expect(byDefault.evidence?.merchantName?.some((e) => e.startsWith('model='))).toBe(true);
+    expect(hand.evidence?.merchantName?.some((e) => e.startsWith('model='))).toBe(false);
+    expect(rankingModel('name', undefined)).toBe(fieldModel('name'));
+    expect(rankingModel('name', 'hand-set')).toBeUndefined();
+    expect(rankingModel('total', undefined)).toBeUndefined();
+    expect(rankingModel('date', 'fitted')).toBe(fieldModel('date'));
+  });
+  it("extractFields ranks the total by the hand-set scores by default and by the model with ranking: 'fitted'", () => {
     const doc = documentFromText(['KEDAI MAKAN SDN BHD', 'SUBTOTAL RM 79.50', 'SST 6% 4.77', 'TOTAL RM 84.27', 'CASH 100.00', 'CHANGE 15.73'].join('\n'));
     const base = { extractTime: false, extractLineItems: false, now: new Date('2024-06-01T00:00:00Z') };
     const fitted = extractFields(doc, { ...base, ranking: 'fitted' });

@@ -41,7 +41,7 @@ export function chooseName(ctx: MerchantContext, cands: NameCandidate[], model?:
     otherDomain ? DOMAIN_DIFFERS_MAX_CONFIDENCE : 1);
   const name = { ...loc(best.seg.line, value, conf), boxes };
   const fitted = model ? [`model=${rank.get(best)!.toFixed(2)}`] : [];
-  const evidence = [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...fitted, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${rank.get(c)!.toFixed(2)}`), `rule:${model ? 'fitted-model' : best.rule}`];
+  const evidence = [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...fitted, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${rank.get(c)!.toFixed(2)}`), `rule:${best.rule}`];
   return { best, name, evidence };
 }
 

@@ -2,7 +2,8 @@
  * Scoring rules, in order: each adds to a draft's score (a sum, so the order is kept as it was written)
  * and, mostly, an evidence term whose weight the name's confidence is computed from. What a rule found is
  * also the draft's feature of its name (`gain`: 1 when present, or a measure such as the line's place),
- * which scripts/fit-fields.mjs weighs for the fitted ranking (engine option `ranking: 'fitted'`).
+ * which scripts/fit-fields.mjs weighs for the fitted ranking (models/fields.json; the name's default, see
+ * resolve/field-model.ts FITTED_BY_DEFAULT). The hand-set numbers rank with `ranking: 'hand-set'`.
  */
 import { NOT_NAME, SHOP_WORD, letters, squash } from './patterns.js';
 import type { Draft, ScoringRule } from './types.js';
