@@ -339,11 +339,12 @@ function valueFeatures(list: readonly DateCandidate[], scoreOf: Map<DateCandidat
 /** The values' rank scores: hand-set (valueScores), or with a model its weights of their features; tapped for the fit. */
 function valueRanks(groups: Map<string, DateCandidate[]>, scoreOf: Map<DateCandidate, number>, window: DateWindow, lineCount: number, model?: RankModel): Map<string, number> {
   const hand = valueScores(groups, scoreOf);
-  const features = new Map([...groups].map(([k, list]) => [k, valueFeatures(list, scoreOf, window, lineCount)]));
+  // (features only when a model ranks or the fit listens)
+  const features = (k: string) => valueFeatures(groups.get(k)!, scoreOf, window, lineCount);
   const ranked = [...groups].filter(([, list]) => list.some((c) => c.kind !== 'due'));
   // (the tapped score leaves out the 1 every value starts from, so that it is exactly its features weighed +1 and -1)
-  tapCandidates('date', () => ranked.map(([k]) => ({ value: k, features: features.get(k)!, score: hand.get(k)! - 1 })));
-  return model ? new Map([...groups.keys()].map((k) => [k, modelScore(model, features.get(k)!)])) : hand;
+  tapCandidates('date', () => ranked.map(([k]) => ({ value: k, features: features(k), score: hand.get(k)! - 1 })));
+  return model ? new Map([...groups.keys()].map((k) => [k, modelScore(model, features(k))])) : hand;
 }
 
 /** The evidence context of the top-ranked candidate. */
