@@ -260,6 +260,11 @@ describe('address forms the street words miss, and the words of Vietnamese shops
     // an Indonesian street read "J1." under a name in smaller print is not the name; "J1" inside a name is no street
     expect(nameOf(['ICHIBAN SUSHI', 'J1. Jend. A. Yani 3', 'Telp. 0711 350 110', 'TOTAL 50.000'])).toBe('ICHIBAN SUSHI');
     expect(termsOf(candidate(['TOKO J1 MART', 'TOTAL 5.000'], 'TOKO J1 MART'))).not.toContain('address-like');
+    // a name with its address after a dash on one line: the part before the dash; not when what follows is no address
+    expect(candidates(['CO.OPSMILE - A1 KHU B KTX DAI HOC QUOC GIA', 'TOTAL 50.000']).map((c) => c.value)).toContain('CO.OPSMILE');
+    expect(candidates(['Starbucks - 123 Main Street', 'TOTAL 5.00']).map((c) => c.value)).toContain('Starbucks');
+    expect(candidates(['Hard Rock Cafe - Amsterdam', 'TOTAL 5.00']).map((c) => c.value)).toContain('Hard Rock Cafe - Amsterdam');
+    expect(candidates(['PIZZA HUT - DELIVERY', 'TOTAL 5.00']).map((c) => c.value)).toContain('PIZZA HUT - DELIVERY');
     // the cashier's line read without its spaces is no name
     expect(nameOf(['YOUHAUEBEENSERUED BYCASHIER', 'TUK TUK CHA', 'TOTAL 5.00'])).toBe('TUK TUK CHA');
   });

@@ -11,7 +11,7 @@ import { brandSighting } from './brand-rules.js';
 import type { MerchantContext } from './context.js';
 import {
   ADDRESS_FORM, ADDRESS_HINT, COUNTRY_ONLY, MERCHANT_LABEL, NEVER_NAME, NOT_NAME, SUFFIX_AT_END,
-  cleanName, hasSuffix, lowerWeakSuffix, squash, streetLine,
+  cleanName, hasSuffix, letters, lowerWeakSuffix, squash, streetLine,
 } from './patterns.js';
 import type { CandidateRule, Draft, NameCandidate, Place, Reading, SegmentRule } from './types.js';
 
@@ -46,7 +46,7 @@ export const isSegmentRule = (r: CandidateRule): r is SegmentRule => r.kind === 
 export function readSegment(ctx: MerchantContext, seg: Segment, place: Place, rule: string): Reading {
   const lm = MERCHANT_LABEL.exec(seg.text);
   const labelled = !!lm && seg.text.slice(lm.index + lm[0].length).trim().length >= 2;
-  const value = cleanName(labelled ? seg.text.slice(lm!.index + lm![0].length) : ctx.pdf ? seg.text : withoutNoise(seg));
+  const value = beforeAddressTail(ctx, cleanName(labelled ? seg.text.slice(lm!.index + lm![0].length) : ctx.pdf ? seg.text : withoutNoise(seg)));
   const u = fold(value);
   return { seg, ...place, rule, labelled, value, u, suffix: hasSuffix(u) && !lowerWeakSuffix(value) };
 }
@@ -65,10 +65,26 @@ function withoutNoise(seg: Segment): string {
   return seg.text;
 }
 
+/** Reads like an address: street words, an address form, a postcode, a house number first, a country alone. */
+function addressLike(ctx: MerchantContext, value: string): boolean {
+  const u = fold(value);
+  return ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
+}
+
+/**
+ * A name printed with its address after a dash on one line ("CO.OPSMILE - A1 KHU B KTX ..."): the part
+ * before the dash, when the part after it reads like an address and the part before neither does nor
+ * holds a number (an address's first half: "So 7 khu Tan Lap 4 - P.Cam Thuy").
+ */
+function beforeAddressTail(ctx: MerchantContext, value: string): string {
+  const m = /^(.*?\p{L}.*?)\s+[-–]\s+(.+)$/u.exec(value);
+  return m && letters(m[1]!) >= 3 && !/\d/.test(m[1]!) && addressLike(ctx, m[2]!) && !addressLike(ctx, m[1]!) ? m[1]! : value;
+}
+
 /** The facts the scoring rules weigh: address-like, a brand line, the page's domains spelling the name. */
 export function draftOf(ctx: MerchantContext, r: Reading): Draft {
   const { value, u, suffix } = r;
-  const addressy = ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
+  const addressy = addressLike(ctx, value);
   const brand = brandAtStart(value);
   const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, ctx.locale.countryCode) && !addressy && !NEVER_NAME.test(u);
   const core = squash(u.replace(SUFFIX_AT_END, ''));

@@ -44,10 +44,11 @@ export const MERCHANT_LABEL = /(?:^|[\s–-])(?:SOLD\s*BY|SELLER|VENDOR|SUPPLIER
  * ("Paragon S'pore 238659", "Chennai 600001"), a unit number opening the line ("#B1-41", read "1B1-173/174"),
  * a street word run into the word before it ("OFFJALAN PUDU"), a Vietnamese division opening the line or
  * after a dash or comma ("Tp. Cam Pha", "Tp Cam Pha", "7 khu Tan Lap 4 - P. Cam Thuy", "Phuong ...") or an urban area
- * ("Khu do thi"), an Indonesian street as OCR reads its "Jl." ("J1. Jend. A. Yani", "JI. Tukad Pakerisan").
+ * ("Khu do thi"), industrial or residential zone or a lettered block ("Khu cong nghiep", "Khu B"), an Indonesian
+ * street as OCR reads its "Jl." ("J1. Jend. A. Yani", "JI. Tukad Pakerisan").
  * Not a division after a word: "VinCommerce TP. Cam Pha, Quang Ninh" prints the name first.
  */
-export const ADDRESS_FORM = /\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:JALAN|LORONG|TAMAN)\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:PHUONG|HUYEN|THI XA|THI TRAN|KHU PHO|SO NHA)\b|\bKHU DO THI\b|^\W*J[1I]\.\s*\p{L}/u;
+export const ADDRESS_FORM = /\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:JALAN|LORONG|TAMAN)\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:PHUONG|HUYEN|THI XA|THI TRAN|KHU PHO|SO NHA)\b|\bKHU (?:DO THI|CONG NGHIEP|DAN CU|[A-Z\d]\b)|^\W*J[1I]\.\s*\p{L}/u;
 export const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|UNIT|SUITE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|HIGHWAY|HWY|PLAZA|SQUARE|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|SEKSYEN|SECTION|PO\s*BOX|CEDEX)\b/;
 
 /**
