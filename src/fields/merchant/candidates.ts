@@ -65,9 +65,8 @@ function withoutNoise(seg: Segment): string {
   return seg.text;
 }
 
-/** Reads like an address: street words, an address form, a postcode, a house number first, a country alone. */
-function addressLike(ctx: MerchantContext, value: string): boolean {
-  const u = fold(value);
+/** Reads like an address: street words, an address form, a postcode, a house number first, a country alone (`u`: the value folded). */
+function addressLike(ctx: MerchantContext, value: string, u = fold(value)): boolean {
   return ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
 }
 
@@ -84,7 +83,7 @@ function beforeAddressTail(ctx: MerchantContext, value: string): string {
 /** The facts the scoring rules weigh: address-like, a brand line, the page's domains spelling the name. */
 export function draftOf(ctx: MerchantContext, r: Reading): Draft {
   const { value, u, suffix } = r;
-  const addressy = addressLike(ctx, value);
+  const addressy = addressLike(ctx, value, u);
   const brand = brandAtStart(value);
   const brandLine = !!brand && brand.of - brand.words <= (suffix ? 4 : 2) && brandInCountry(brand.brand, ctx.locale.countryCode) && !addressy && !NEVER_NAME.test(u);
   const core = squash(u.replace(SUFFIX_AT_END, ''));
