@@ -145,8 +145,9 @@ const CUES: Cue[] = [
   // "S$" is a sign, and OCR makes it of Vietnamese "Số" ("S$ cho: 09")
   { re: /\bS\$/, country: 'SG', weight: 3, currency: 'SGD', symbol: true },
   { re: /\bSINGAPORE\b|\bS['’]PORE\b/i, country: 'SG', weight: 3 },
-  // its GST registration number ("20-0301619-0", "M2-0012345-6") and its units ("#B1-41", "#03-12")
-  { re: /(?<![\w-])(?:\d{2}|M\d)-\d{7}-[\dA-Z](?![\w-])/, country: 'SG', weight: 2 },
+  // its GST registration number ("20-0301619-0", "M2-0012345-6"; its check character lost at the line's end,
+  // "20-0201085-") and its units ("#B1-41", "#03-12")
+  { re: /(?<![\w-])(?:\d{2}|M\d)-\d{7}-(?:[\dA-Z](?![\w-])|\s*$)/m, country: 'SG', weight: 2 },
   { re: /#B?\d{1,2}-\d{2,4}\b/, country: 'SG', weight: 1.2 },
   { re: /\bGBP\b/, country: 'GB', weight: 3, currency: 'GBP' },
   // the pound sign before a price in pounds and pence; before anything else (a barcode, a lone digit) it is often a smudge or another sign misread
@@ -158,8 +159,9 @@ const CUES: Cue[] = [
   // the rupee's signs before an amount on the same line: signs, which OCR makes of noise ("RS\n9", "RS 7" on a Vietnamese photo)
   { re: /₹|\bRs\.?[ \t]?\d/i, country: 'IN', weight: 3, currency: 'INR', symbol: true },
   { re: /\bGSTIN\b|\bCGST\b|\bSGST\b|\bIGST\b|\bPAN\s*(NO|:)/i, country: 'IN', weight: 3 },
-  // a GST identification number: state code, PAN, entity digit, Z, check character ("30ABNPS1185Q1Z2")
-  { re: /\b[0-3]\d[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[\dA-Z]\b/, country: 'IN', weight: 3 },
+  // a GST identification number: state code, PAN, entity digit, Z, check character ("30ABNPS1185Q1Z2"; its Z
+  // read as a 2: "27ABCFA5632P125"); and the service-tax registration before it: PAN, "SD" or "ST", three digits (two when OCR drops one)
+  { re: /\b[0-3]\d[A-Z]{5}\d{4}[A-Z][1-9A-Z][Z2][\dA-Z]\b|\b[A-Z]{5}\d{4}[A-Z]S[DT][\dO]{2,3}\b/, country: 'IN', weight: 3 },
   { re: /\bTVA\b|\bTTC\b|\bFACTURE\b|\bMONTANT\b|\b(?:TOTAL|MONTANT|PRIX)\s*HT\b|\bSIRET\b|\bSIREN\b|\bRCS\b|\bMERCI\b|\bN°/i, country: 'FR', weight: 1.5, cap: 4 },
   { re: /\bMwSt\b|\bUSt\b|\bRECHNUNG\b|\bSUMME\b|\bGESAMT|\bSteuer|\bGmbH\b|\bBETRAG\b|\bDatum\b|\bStraße\b|\bstr\.\s/i, country: 'DE', weight: 1.5, cap: 4 },
   // German shop words, and a PLZ before a capitalised city name (also French, Italian, Spanish: weak)
@@ -168,7 +170,8 @@ const CUES: Cue[] = [
   { re: /\bBTW\b|\bFACTUUR\b|\bTOTAAL\b|\bB\.V\.|\bKvK\b|\bBEDRAG\b|\bDatum\b|\bstraat\b/i, country: 'NL', weight: 1.5, cap: 4 },
   { re: /\bIVA\b|\bIMPORTE\b|\bFACTURA\b|\bNIF\b|\bCIF\b|\bS\.L\.\b/i, country: 'ES', weight: 1, cap: 3 },
   { re: /\bFATTURA\b|\bTOTALE\b|\bP\.?\s?IVA\b|\bS\.R\.L\.\b|\bS\.P\.A\.\b/i, country: 'IT', weight: 1.5, cap: 3 },
-  { re: /\bEUR\b|\bEUROS?\b/i, country: 'EU', weight: 2, currency: 'EUR' },
+  // the euro by its code or word, also run into the total's label by a reader that drops spaces ("TOTALEURO 50.00")
+  { re: /\bEUR\b|\bEUROS?\b|\bTOTAL(?:EUR|EUROS?)\b/i, country: 'EU', weight: 2, currency: 'EUR' },
   // a € read inside a number ("11.€5", a telephone's "319-5€67") is an OCR slip of a digit, not a currency
   { re: /(?<!\d[.,]?)€|€(?!\d)/, country: 'EU', weight: 2, currency: 'EUR', symbol: true },
   { re: /\$\s?\d/, country: 'US', weight: 1, currency: 'USD', cap: 4, symbol: true },
@@ -181,6 +184,13 @@ const LANGUAGE_CUES: Array<{ lang: string; re: RegExp; country: string | undefin
 /** Each language's cue words printed on the page (LANGUAGE_CUES, matched once for the keyword language and the country). */
 type CueHits = Array<{ lang: string; country: string | undefined; hits: string[] }>;
 const cueHitsOf = (folded: string): CueHits => LANGUAGE_CUES.map(({ lang, re, country }) => ({ lang, country, hits: folded.match(re) ?? [] }));
+
+/**
+ * The text with a space put between a word of three letters or more and a number that OCR ran into it
+ * ("Mumbai400013", "TVA20%", "Cherna1"): a second reader that drops spaces prints its place names and tax
+ * words glued to the postcode or the rate. Cues are counted on the text as read and on this, the larger count.
+ */
+export const unglued = (s: string): string => s.replace(/(\p{L}{3,})(?=\d)/gu, '$1 ');
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
 const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);
@@ -219,7 +229,7 @@ function countryFromNear(near: string | undefined): string | undefined {
 
 /** Adds each country's places printed (GEOGRAPHY) to its score; per country, at most the largest list cap. */
 function addGeography(folded: string, score: Record<string, number>, evidence: string[]): void {
-  const up = ` ${folded.replace(/[^A-Z0-9]+/g, ' ')} `;
+  const up = ` ${unglued(folded).replace(/[^A-Z0-9]+/g, ' ')} `;
   const gain: Record<string, number> = {};
   for (const { country, places, per, cap, tag } of GEOGRAPHY) {
     const n = places.filter((p) => up.includes(p)).length;
@@ -293,10 +303,13 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const symbolScore: Record<string, number> = {};
   const text = doc.text;
   const folded = foldText(text);
+  const spaced = { text: unglued(text), folded: unglued(folded) };
   for (const cue of CUES_GLOBAL) {
     const g = cue.g;
     g.lastIndex = 0;
-    const printed = ((cue.folded ? folded : text).match(g) ?? []).length;
+    const asRead = ((cue.folded ? folded : text).match(g) ?? []).length;
+    g.lastIndex = 0;
+    const printed = Math.max(asRead, ((cue.folded ? spaced.folded : spaced.text).match(g) ?? []).length);
     const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
     const gain = cue.weight * (1 + 0.25 * (n - 1));

@@ -27,6 +27,7 @@ import { AMBIGUOUS_ORDER_MAX_CONFIDENCE, ORDER_UNSETTLED } from '../resolve/date
 import { same } from '../resolve/arithmetic.js';
 import { editDistance } from '../locale/keywords.js';
 import { fold } from '../fields/text.js';
+import { inferLocale } from '../locale/index.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
@@ -85,7 +86,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
   if (opts.fields) return out; // only the fields asked for
-  out = currencyFromSecond(doc, out, secondDoc, second, tag);
+  out = currencyFromSecond(doc, out, secondDoc, second, tag, opts.hints ?? {});
   out = combineNames(doc, out, secondDoc, second, tag);
   // items: the second reading's when they add up and the first's do not, or add up only within the
   // check's tolerance where the second's add up closer (a digit misread by one cent)
@@ -139,7 +140,12 @@ export function inOneOrder(first: FieldResults, second: FieldResults): [Located<
 export interface CombineOptions {
   /** Only these of COMBINED_FIELDS are weighed (no name, no items); default: all of them, the name and the items. */
   fields?: readonly Key[];
+  /** The caller's `near` and `language` options, for the currency counted on both readings. */
+  hints?: LocaleHints;
 }
+
+/** The extraction options that inform the locale (inferLocale's hints). */
+export interface LocaleHints { near?: string; language?: string }
 
 /** Letters and digits only, upper case: "Harvard Gardens" and PaddleOCR's "HarvardGardens" are one name. */
 const squashName = (s: string): string => fold(s).replace(/[^A-Z0-9&]/g, '');
@@ -203,15 +209,25 @@ function sumGap(c: ItemsCheck | undefined): number {
 }
 
 /**
- * The document's currency from the second reading when the first read none (no currency or country cue
- * in its text), at the second reading's confidence; a currency the first reading has stays.
+ * The document's currency weighed between the two readings: the second's when the first read none (no
+ * currency or country cue in its text), at its own confidence. When they differ, the second's replaces
+ * the first's only when it is the more confident and the page's cues counted on both readings' text
+ * together (inferLocale) give it too: a page the first reader made noise of ("Rs" and "£" from smudges)
+ * whose second reading prints "TOTAL EURO" and "TVA". A Singapore page whose second reading lost the
+ * address and kept only "$", or a Vietnamese one where it misread a "USD", keeps the first's. The second
+ * reading's currency is held below 0.9; the first's only when the second's was sure too.
  */
-function currencyFromSecond(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag: string): FieldResults {
-  const b = second.currencyCode;
-  if (fields.currencyCode || !b) return fields;
+function currencyFromSecond(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, tag: string, hints: LocaleHints): FieldResults {
+  const a = fields.currencyCode, b = second.currencyCode;
+  if (!b || (a && a.value === b.value)) return fields;
   const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
   const code = lineIndex >= 0 ? { ...b, lineIndex } : { ...b, lineIndex: 0, text: doc.lines[0]?.text ?? '', boxes: [] };
-  return { ...fields, currencyCode: code, evidence: { ...fields.evidence, currencyCode: [`${tag}-only`] } };
+  if (!a) return { ...fields, currencyCode: code, evidence: { ...fields.evidence, currencyCode: [`${tag}-only`] } };
+  if (b.confidence > a.confidence && inferLocale({ text: `${doc.text}\n${secondDoc.text}` } as Document, hints).currency === b.value) {
+    return { ...fields, currencyCode: { ...code, confidence: roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) }, evidence: { ...fields.evidence, currencyCode: [...(second.evidence?.currencyCode ?? []), `${tag}-by-both-readings`] } };
+  }
+  const confidence = b.confidence >= 0.9 ? roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) : a.confidence;
+  return { ...fields, currencyCode: { ...a, confidence }, evidence: { ...fields.evidence, currencyCode: [...(fields.evidence?.currencyCode ?? []), `${tag}-differs`] } };
 }
 
 /** The first document's line overlapping line `i` of the second reading most (-1 when none). */

@@ -161,7 +161,7 @@ async function readFieldLines(f: Fast, doc: Document, inHeader: (i: number) => b
     const mine = fields[k], theirs = opinion[k];
     if (theirs && (!targets.includes(theirs.lineIndex) || !theirs.boxes.length || !mine?.boxes.length)) opinion[k] = undefined;
   }
-  return combineReadings(doc, fields, other, opinion, 'line-reader');
+  return combineReadings(doc, fields, other, opinion, 'line-reader', { hints: f.ctx.fields });
 }
 
 /** The tail: no total or no date in the first reading: the whole page by the line reader, weighed. */
@@ -173,7 +173,7 @@ async function readTail(f: Fast, doc: Document, fields: FieldResults): Promise<F
     const lines = whole.grouped ? whole.lines.map((l) => lineFromWords(l.map(f.toOriginal))) : linesFromWords(whole.lines.flat().map(f.toOriginal));
     const docT = buildDocument([{ ...f.meta, lines }]);
     const fieldsT = f.clock.timeSync('fields', () => extractFields(docT, f.ctx.fields));
-    return combineReadings(doc, fields, docT, fieldsT, 'second-reader');
+    return combineReadings(doc, fields, docT, fieldsT, 'second-reader', { hints: f.ctx.fields });
   } catch (e) {
     if (signal.aborted) throw e;
     return fields;

@@ -389,7 +389,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
   if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)
-  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields);
+  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields });
   t.fields = capUnsettledOrder(t.fields);
   const spent = budget.warning();
   if (spent) warnings.push(spent);

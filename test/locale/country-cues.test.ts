@@ -12,6 +12,8 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('Royal Hotel\nTax Invoice\nABN: 12 p97 840 887\nSubtotal $59.60\nTotal $63.60')).toBe('AUD');
     // a Singapore GST registration number (the Malaysian "GST Reg No" words alone do not outweigh it)
     expect(currency('SHIMBASHI SOBA\n290 Orchard Road #B1-41\nGST Reg No:20-0301619-0\nSUBTOTAL 100.30\nTOTAL 118.05')).toBe('SGD');
+    // its check character lost at the line's end, beside a bare "$"
+    expect(currency('The Blue Ginger\n97 Tanjong Pagar Road\nGST REG NO:20-0201085-\nSUBTOTAL $97.30\nTOTAL $102.75')).toBe('SGD');
     // an Indian GST identification number
     expect(currency('Vihar Vegetarian Restaurant\nFood Total 245.00\nGrand Total 245.00\nGST NO.-30ABNPS1185Q1Z2')).toBe('INR');
     // a Thai company tax id, an Emirates tax registration number
@@ -19,6 +21,22 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('SCALINI RESTAURANT\nTRN 100072725300003\nSubtotal 2177.00\nVAT 5% 108.83\nAmount Due 2424.39')).toBe('AED');
     // a Mexican company form beside "$"
     expect(currency('CASA LEY, S.A. DE C.V.\nCD GLORIA TREVI $139.90\nTOTAL $321.96\nEFECTIVO $328.00')).toBe('MXN');
+  });
+
+  it('reads an Indian GSTIN whose Z was read as a 2, and the service-tax registration number before it', () => {
+    expect(currency('ARHAM RESTAURANT LLP\nSub Total 1774.00\nGrand Total : 1108\nGSTNO:27ABCFA5632P125')).toBe('INR');
+    expect(currency('JAWED HABIB\nS.Tax : AJTPM7071RSD001\nGross Amount 5500.00\nNet Amount : 6325.00')).toBe('INR');
+    // the same letters and digits without the "SD"/"ST" part are no registration
+    expect(currency('JAWED HABIB\nRef : AJTPM7071RXX001\nGross Amount 5500.00\nNet Amount : 6325.00')).not.toBe('INR');
+  });
+
+  it('reads place names and tax words that OCR ran into the number after them ("Mumbai400013", "TVA20%")', () => {
+    expect(locale('ARHAM RESTAURANT\nLower Parel (W), Mumbai400013\nGrand Total 1108').countryCode).toBe('IN');
+    expect(locale('RESTAURANT SALINE\nTVA20% 1.00\nTVA10% 4.00\nMercide votre visite').countryCode).toBe('FR');
+    // the euro's word run into the total's label
+    expect(currency('RESTAURANTSALINE\nTOTALEURO 50.00\nRESTEAPAVER 50.00')).toBe('EUR');
+    // a code whose letters and digits belong together still reads as one (the GSTIN above is not split apart)
+    expect(locale('Food Total 245.00\nGST NO.-30ABNPS1185Q1Z2').countryCode).toBe('IN');
   });
 
   it('reads a VAT number of 7 or 8 digits and a letter as euro, and a "Kuala ..." place as Malaysia', () => {

@@ -92,10 +92,25 @@ describe('the currency weighed between two readings', () => {
     expect(out.currencyCode?.confidence).toBe(b.fields.currencyCode!.confidence);
     expect(a.doc.lines[out.currencyCode!.lineIndex]).toBeDefined();
     expect(out.evidence?.currencyCode).toEqual(['second-reader-only']);
-    // the first reading's own currency is never replaced
-    const euro = read(['KEDAI MAKAN', 'SUBTOTAL EUR 79.50', 'TOTAL EUR 86.26']);
-    expect(euro.fields.currencyCode?.value).toBe('EUR');
-    expect(combineReadings(euro.doc, euro.fields, b.doc, b.fields).currencyCode?.value).toBe('EUR');
+    // they differ: the page's cues counted on both readings decide. A first reading of noise whose smudges
+    // read as a rupee sign, a second that read "RM" beside the amounts: the second's, held below 0.9
+    const noise = read(['SR', 'a Ls', 'Rs 4 NE', 'fo . ae pe 2 2']);
+    expect(noise.fields.currencyCode?.value).toBe('INR');
+    const taken = combineReadings(noise.doc, noise.fields, b.doc, b.fields);
+    expect(taken.currencyCode?.value).toBe('MYR');
+    expect(taken.currencyCode!.confidence).toBe(Math.min(b.fields.currencyCode!.confidence, READERS_DISAGREE_CAP));
+    expect(taken.evidence?.currencyCode?.at(-1)).toBe('second-reader-by-both-readings');
+    // a Singapore page whose second reading lost the registration number and kept only "$": the first's stands
+    const sg = read(['SHIMBASHI SOBA', '290 Orchard Road', 'GST Reg No:20-0301619-0', 'TOTAL $118.05']);
+    const dollar = read(['SHIMBASHI SOBA', 'TOTAL $118.05', 'CASH $120.00']);
+    expect(sg.fields.currencyCode?.value).toBe('SGD');
+    expect(dollar.fields.currencyCode?.value).toBe('USD');
+    const kept = combineReadings(sg.doc, sg.fields, dollar.doc, dollar.fields);
+    expect(kept.currencyCode?.value).toBe('SGD');
+    expect(kept.evidence?.currencyCode?.at(-1)).toBe('second-reader-differs');
+    // at its own confidence: the second reading's bare "$" was not sure of itself (a sure one would hold it below 0.9)
+    expect(dollar.fields.currencyCode!.confidence).toBeLessThan(0.9);
+    expect(kept.currencyCode!.confidence).toBe(sg.fields.currencyCode!.confidence);
     // and neither reading with one leaves none
     expect(combineReadings(a.doc, a.fields, read(plain).doc, read(plain).fields).currencyCode).toBeUndefined();
   });
