@@ -68,12 +68,15 @@ const SIGN = {
     repeated: 1, 'brand-seen': 1, 'company-brand': 1, 'domain-brand': 1, 'brand-line': 1, 'logo-near-brand': 1, 'brand-inside-line': 1, 'brand-agrees': 1,
   },
 };
-// a date's features are its score rules' points by their sign (src/resolve/dates.ts dateFeatures: "time+", "window-")
-const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') ? 1 : field === 'date' ? (name.endsWith('+') ? 1 : name.endsWith('-') ? -1 : 0) : 0);
+SIGN.tax = { consistent: 1 };
+// a date's features are its score rules' points by their sign (src/resolve/dates.ts dateFeatures: "time+", "window-");
+// a tax rule that gives a value speaks for it (src/resolve/money/tax.ts taxCandidates: "rule:tax-line")
+const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') || (field === 'tax' && name.startsWith('rule:')) ? 1 : field === 'date' ? (name.endsWith('+') ? 1 : name.endsWith('-') ? -1 : 0) : 0);
 
 /** Is a candidate value right for this label? */
 const RIGHT = {
   total: (v, gold) => typeof gold.totalAmount === 'number' && Math.abs(Number(v) - gold.totalAmount) < 0.005,
+  tax: (v, gold) => typeof gold.taxAmount === 'number' && Math.abs(Number(v) - gold.taxAmount) < 0.005,
   currency: (v, gold) => typeof gold.currency === 'string' && String(v).toUpperCase() === gold.currency.toUpperCase(),
   // the bench's rule (bench/score.mjs nameMatches: similar, or one containing the other)
   name: (v, gold) => typeof gold.merchantName === 'string' && nameMatches(String(v), gold.merchantName),
@@ -108,7 +111,7 @@ async function collect() {
       let r;
       try { r = await engine.extract(path.join(corpus, ds, 'images', f), { verbose: true, extractLineItems: true, refresh: true, incognito: true }); } catch (e) { r = { error: String(e?.code ?? e) }; }
       const pick = (x) => (x && x.data !== undefined ? [x.data, x.confidenceLevel ?? 0] : null);
-      lines.push(JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null, date: gold.date ?? null }, final: { total: pick(r.totalAmount), currency: pick(r.currencyCode), name: pick(r.merchantName), date: pick(r.date) }, groups }));
+      lines.push(JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, taxAmount: gold.taxAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null, merchantAddress: gold.merchantAddress ?? null, date: gold.date ?? null }, final: { total: pick(r.totalAmount), tax: pick(r.taxAmount), currency: pick(r.currencyCode), name: pick(r.merchantName), date: pick(r.date), address: pick(r.merchantAddress), addressTerms: r.evidence?.merchantAddress ?? null }, groups }));
       if (resultsDir) res.push(JSON.stringify({ file: path.join(corpus, ds, 'images', f), result: { totalAmount: r.totalAmount ? { data: r.totalAmount.data } : undefined, text: { text: r.text?.text ?? '' }, targetRotation: r.targetRotation, warnings: r.warnings } }));
       process.stderr.write(`\r${ds} ${res.length || lines.length} ${id}        `);
     }
@@ -256,6 +259,7 @@ function groupsOf(records, field) {
     for (const g of r.groups) {
       if (g.field !== field || !g.cands.length) continue;
       if (field === 'total' && typeof r.gold.totalAmount !== 'number') continue;
+      if (field === 'tax' && typeof r.gold.taxAmount !== 'number') continue;
       if (field === 'currency' && typeof r.gold.currency !== 'string') continue;
       if (field === 'name' && typeof r.gold.merchantName !== 'string') continue;
       if (field === 'date' && typeof r.gold.date !== 'string') continue;
@@ -405,6 +409,8 @@ if (!has('dry-run')) {
   // fields not refitted keep their model
   const prev = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
   if (prev?.fields) for (const [k, v] of Object.entries(prev.fields)) if (!model.fields[k]) model.fields[k] = v;
+  // and their fit's record (cross-validated scores, terms held at 0)
+  for (const part of ['crossValidated', 'heldAtZero']) for (const [k, v] of Object.entries(prev?.fitted?.[part] ?? {})) model.fitted[part][k] ??= v;
   fs.writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
   console.log(`written ${path.relative(process.cwd(), out)}`);
 }

@@ -140,11 +140,12 @@ export const engineOptionsSchema = z.strictObject({
    */
   calibrated: z.boolean().optional(),
   /**
-   * How the candidates of the total, the date and the merchant's name are ranked: 'fitted' by the weights
-   * fitted on the corpus's tune halves (models/fields.json, src/resolve/field-model.ts), 'hand-set' by the
-   * rules' own scores. Omitted, each field by what measured better on the whole corpus (README, "Fitted
-   * ranking"): the name fitted (no name lost on either half of any set, more right on both), the total and
-   * the date hand-set (the fitted total lost final totals; the fitted date changed none).
+   * How the candidates of the total, the date, the tax and the merchant's name are ranked: 'fitted' by the
+   * weights fitted on the corpus's tune halves (models/fields.json, src/resolve/field-model.ts), 'hand-set'
+   * by the rules' own scores (the tax: its rules' order). Omitted, each field by what measured better on the
+   * whole corpus (README, "Fitted ranking"): the name fitted (no name lost on either half of any set, more
+   * right on both), the total, the date and the tax hand-set (the fitted total lost final totals; the fitted
+   * date and tax changed none).
    */
   ranking: z.enum(['fitted', 'hand-set']).optional(),
   /** Largest number of extractions waiting for OCR before OVERLOADED (default 1000). */

@@ -98,7 +98,8 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
 
   const moneyFacts = findMoney(doc, locale);
   const totalModel = rankingModel('total', ctx.ranking);
-  const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}) });
+  const taxModel = rankingModel('tax', ctx.ranking);
+  const money = resolveMoney(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(totalModel ? { model: totalModel } : {}), ...(taxModel ? { taxModel } : {}) });
   const dateCands = findDateCandidates(doc, locale, now);
   const dateModel = rankingModel('date', ctx.ranking);
   const dates = resolveDates(dateCands, locale, now, doc.lines.length, dateModel);

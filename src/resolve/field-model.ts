@@ -8,7 +8,9 @@
  * chosen by cross-validation on the tune halves). A candidate's rank is the sum of its features' weights.
  * It is used with the engine option `ranking: 'fitted'`, and by default for the fields of FITTED_BY_DEFAULT
  * (the name); the others rank by their hand-set scores by default (the fitted ranking was not better on
- * the whole corpus's final totals, nor different on its dates; README, "Fitted ranking"). The terms'
+ * the whole corpus's final totals, nor different on its dates; the tax's chooses as its rules do on every
+ * labelled tax, and rules the tune halves never saw decide, such as several tax rows summed, get no
+ * weight; README, "Fitted ranking"). The terms'
  * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, merchant/choose.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -20,14 +22,14 @@ export interface RankModel { weights: Record<string, number> }
 export interface FieldModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
 /** The fields the library ranks by a fitted model when models/fields.json has one. */
-export const RANKED_FIELDS = ['total', 'name', 'date'] as const;
+export const RANKED_FIELDS = ['total', 'name', 'date', 'tax'] as const;
 export type RankedField = (typeof RANKED_FIELDS)[number];
 
 /**
  * The fields ranked by their fitted model when the caller does not choose (engine option `ranking`
  * omitted): those whose fitted ranking measured no worse on either half of any set of the whole corpus
  * and better on the whole (README, "Fitted ranking"). The name: tune halves +6 names, check halves +2.
- * Not the total (the fitted one lost final totals) nor the date (the fitted one changed none).
+ * Not the total (the fitted one lost final totals), nor the date or the tax (the fitted ones changed none).
  */
 export const FITTED_BY_DEFAULT: ReadonlySet<RankedField> = new Set(['name']);
 

@@ -14,21 +14,27 @@ import type { Amount } from '../fields/numbers.js';
 import { moneyContext } from './money/candidates.js';
 import { FIELD_RULES } from './money/fields.js';
 import { firstHit, pickContext } from './money/pick.js';
+import { chooseTax, taxCandidates } from './money/tax.js';
 import { chooseTotal } from './money/total.js';
 import type { MoneyResolution } from './money/types.js';
 import type { RankModel } from './field-model.js';
+import { tapCandidates } from './model.js';
 
 export type { ChosenAmount, MoneyResolution } from './money/types.js';
 
-/** Chooses the money fields: builds the candidates, scores the total, then runs each field's rules. */
-export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; lineCount: number; model?: RankModel }): MoneyResolution {
+/**
+ * Chooses the money fields: builds the candidates, scores the total, then runs each field's rules. `model`
+ * ranks the total's candidates and `taxModel` the tax's (field-model.ts), when the caller asks for them.
+ */
+export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; lineCount: number; model?: RankModel; taxModel?: RankModel }): MoneyResolution {
   const ctx = moneyContext(facts, opts);
   const out: MoneyResolution = {};
   const total = chooseTotal(ctx, undefined, opts.model);
   if (total) out.total = total;
   const pc = pickContext(ctx, total?.value);
   for (const { field, rules } of FIELD_RULES) {
-    const hit = firstHit(rules, pc);
+    if (field === 'tax') tapCandidates('tax', () => taxCandidates(pc));
+    const hit = field === 'tax' ? chooseTax(pc, opts.taxModel) : firstHit(rules, pc);
     if (hit) out[field] = hit;
   }
   return out;

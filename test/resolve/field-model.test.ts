@@ -13,6 +13,8 @@ import { FITTED_BY_DEFAULT, checkFieldModels, fieldModel, modelScore, rankingMod
 import type { RankModel } from '../../src/resolve/field-model.js';
 import { moneyContext } from '../../src/resolve/money/candidates.js';
 import { chooseTotal } from '../../src/resolve/money/total.js';
+import { pickContext } from '../../src/resolve/money/pick.js';
+import { TAX_RULES, chooseTax, taxCandidates } from '../../src/resolve/money/tax.js';
 import { nameCandidates } from '../../src/fields/merchant.js';
 import { chooseName } from '../../src/fields/merchant/choose.js';
 import { merchantContext } from '../../src/fields/merchant/context.js';
@@ -53,6 +55,34 @@ describe('chooseTotal with a model', () => {
   });
 });
 
+describe('the tax\'s candidates as features', () => {
+  // two tax lines: the 6 % one agrees with the subtotal and the total, the service tax line does not
+  const TAXES = ['SUBTOTAL 100.00', 'SST 6% 6.00', 'SERVICE TAX 2.50', 'TOTAL 106.00'];
+  const pcOf = (lines: string[]) => { const ctx = ctxOf(lines); return pickContext(ctx, chooseTotal(ctx)!.value); };
+  it('lists every rule\'s value and every tax line\'s reading; the rules\' order is the score, so its top is the first rule\'s value', () => {
+    const cands = taxCandidates(pcOf(TAXES));
+    const six = cands.find((c) => c.value === 6)!;
+    const other = cands.find((c) => c.value === 2.5)!;
+    expect(six.features).toMatchObject({ 'rule:tax-consistent': 1, consistent: 1, printed: 1 });
+    expect(other.features['rule:tax-consistent']).toBeUndefined();
+    expect(other.features).toMatchObject({ printed: 1, 'last-printed': 1 });
+    expect(six.score).toBeGreaterThan(other.score);
+    const top = cands.reduce((a, c) => (c.score > a.score ? c : a));
+    expect(top.value).toBe(chooseTax(pcOf(TAXES))!.value);
+    expect(six.score).toBe(TAX_RULES.length - TAX_RULES.findIndex((r) => r.name === 'tax-consistent'));
+  });
+  it('chooseTax ranks by the model when given one, keeping the deciding rule last in the evidence', () => {
+    expect(chooseTax(pcOf(TAXES))!.value).toBe(6);
+    const lastLine = chooseTax(pcOf(TAXES), { weights: { 'last-printed': 3 } })!;
+    expect(lastLine.value).toBe(2.5);
+    expect(lastLine.evidence.at(-1)).toBe('rule:printed-tax-line');
+    expect(lastLine.evidence[0]).toBe('model=3.00');
+    const same = chooseTax(pcOf(TAXES), { weights: { consistent: 2 } })!;
+    expect(same.value).toBe(6);
+    expect(same.confidence).toBe(chooseTax(pcOf(TAXES))!.confidence);
+  });
+});
+
 const NAME_PAGE = ['Thank you for visiting', 'KEDAI RUNCIT MAJU', 'No 12 Jalan Besar', '43000 Kajang', 'TOTAL RM 12.00'];
 function nameCandidatesOf(lines: string[]) {
   const doc = documentFromText(lines.join('\n'));
@@ -88,6 +118,15 @@ describe('the installed model', () => {
     expect(name.weights['address-like']).toBeLessThan(0);
     expect(date.weights['time+']).toBeGreaterThan(0);
     expect(date.weights['window-']).toBeLessThan(0);
+  });
+  it('models/fields.json has a fitted tax that ranks a tax line agreeing with the total first, as the rules do; the tax is ranked by the rules by default', () => {
+    const tax = fieldModel('tax')!;
+    expect(tax.weights['rule:tax-consistent']).toBeGreaterThan(0);
+    expect(rankingModel('tax', undefined)).toBeUndefined();
+    expect(rankingModel('tax', 'fitted')).toBe(tax);
+    const ctx = ctxOf(['SUBTOTAL 100.00', 'SST 6% 6.00', 'SERVICE TAX 2.50', 'TOTAL 106.00']);
+    const pc = pickContext(ctx, chooseTotal(ctx)!.value);
+    expect(chooseTax(pc, tax)!.value).toBe(chooseTax(pc)!.value);
   });
   it('models/fields.json is a checked version 1 model with a fitted total', () => {
     const raw = JSON.parse(readFileSync(new URL('../../models/fields.json', import.meta.url), 'utf8'));

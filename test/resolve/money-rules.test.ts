@@ -66,7 +66,7 @@ describe('the rule lists', () => {
       'before-rounding', 'small-for-total', 'below-subtotal', 'ocr-quality',
     ]);
     expect(TAX_RULES.map((t) => t.name)).toEqual([
-      'tax-lines-sum', 'tax-consistent', 'tax-line', 'tax-summary-rows', 'tax-summary', 'total-minus-net', 'total-minus-summary-net', 'total-minus-net-line', 'tax-at-printed-rate', 'group-incl-minus-excl',
+      'tax-lines-sum', 'tax-consistent', 'tax-line', 'tax-summary-rows', 'tax-summary', 'total-minus-net', 'total-minus-net-line', 'tax-at-printed-rate', 'group-incl-minus-excl',
     ]);
     expect(FIELD_RULES.map((f) => f.field)).toEqual(['subtotal', 'tax', 'paid', 'change', 'rounding', 'discount', 'tip']);
   });
@@ -341,7 +341,7 @@ describe('the tax\'s rules, first hit wins', () => {
     const r = read(['SUBTOTAL 100.00', 'TOTAL 106.00']);
     expect(resolveMoney(r.facts, { ...r.opts, wholeCurrency: true }).tax).toBeUndefined();
   });
-  it('total-minus-summary-net: a summary row whose tax did not read, the total less its net', () => {
+  it('a summary row whose tax did not read: the total less its net, at the row\'s printed rate (total-minus-net-line)', () => {
     const r = read(['GST SUMMARY AMOUNT TAX', 'SR 6% 100.00 6.00', 'TOTAL 106.00']);
     // the row's tax amount is not among the candidates (hand-made facts: tax-summary cannot take it)
     const row = r.facts.summaryRows[0]!;
@@ -349,7 +349,7 @@ describe('the tax\'s rules, first hit wins', () => {
     const t = tax(r);
     expect(t?.value).toBe(6);
     expect(t?.source?.amount).toBe(row.amounts[0]);
-    expect(t?.evidence).toEqual(['total-minus-summary-net', 'rule:total-minus-summary-net']);
+    expect(t?.evidence).toEqual(['total-minus-net-line', 'rule:total-minus-net-line']);
   });
   it('total-minus-net-line: a line with its rate and a net the total is 6 % above', () => {
     const t = tax(['ITEM 103.49', 'TOTAL 109.70', 'SR @ 6% 103.49 ###']);
@@ -373,7 +373,7 @@ describe('the tax\'s rules, first hit wins', () => {
   it('no total, no derived tax: only a printed tax line', () => {
     const ctx = moneyContext(read(['SUBTOTAL 100.00', 'TAX 6.00']).facts, { wholeCurrency: false, lineCount: 2 });
     const pc = pickContext(ctx, undefined);
-    expect(TAX_RULES.map((r) => r.pick(pc)?.value)).toEqual([undefined, undefined, 6, undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(TAX_RULES.map((r) => r.pick(pc)?.value)).toEqual([undefined, undefined, 6, undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });
 

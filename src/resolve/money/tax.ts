@@ -1,13 +1,18 @@
 /**
  * The tax: TAX_RULES, tried in order, the first that gives a value decides. The first five weigh the
  * printed tax lines and summary rows; the rest, for decimal currencies only, find a tax that is not
- * printed readably from the total and a net (or a printed rate).
+ * printed readably from the total and a net (or a printed rate). For fitting (issue 34), taxCandidates
+ * lists every value any rule gives and every tax line's reading, with the rules that give it as features;
+ * chooseTax ranks them by a fitted model when asked (engine option `ranking: 'fitted'`).
  */
 import { printedRate } from '../../fields/amounts.js';
 import type { MoneyCandidate, MoneyFacts } from '../../fields/amounts.js';
 import { TAX_NAME } from '../../locale/keywords.js';
 import { cents } from '../../locale/numbers.js';
-import { CONSISTENT, pickConsistent } from './pick.js';
+import { roundConfidence } from '../confidence.js';
+import type { RankModel } from '../field-model.js';
+import { modelScore } from '../field-model.js';
+import { CONSISTENT, firstHit, pickConsistent } from './pick.js';
 import type { AmountRule, PickContext } from './pick.js';
 import type { ChosenAmount } from './types.js';
 
@@ -113,19 +118,6 @@ function totalMinusNet(pc: PickContext): ChosenAmount | undefined {
   return undefined;
 }
 
-/** A tax summary row whose tax is unreadable: the total less its net, at a usual rate. */
-function totalMinusSummaryNet(pc: PickContext): ChosenAmount | undefined {
-  const total = decimalTotal(pc);
-  if (total === undefined) return undefined;
-  for (const r of pc.ctx.facts.summaryRows) {
-    const d = cents(total - r.net);
-    const a = r.amounts[0];
-    const cand = a && pc.ctx.facts.candidates.find((c) => c.amount === a);
-    if (d > 0 && cand && plausibleIncludedTax(d, total)) return { value: d, confidence: 0.55, source: cand, keyword: 'summary', evidence: ['total-minus-summary-net'] };
-  }
-  return undefined;
-}
-
 /** A summary line "SR@6% 103.49 <unreadable>" or "6 3.49 21": net and total give the tax, confirmed by the printed rate or the digits right of the net. */
 function totalMinusNetLine(pc: PickContext): ChosenAmount | undefined {
   const total = decimalTotal(pc);
@@ -193,8 +185,58 @@ export const TAX_RULES: readonly AmountRule[] = [
   { name: 'tax-summary-rows', pick: taxSummaryRows },
   { name: 'tax-summary', pick: taxSummary },
   { name: 'total-minus-net', pick: totalMinusNet },
-  { name: 'total-minus-summary-net', pick: totalMinusSummaryNet },
   { name: 'total-minus-net-line', pick: totalMinusNetLine },
   { name: 'tax-at-printed-rate', pick: taxAtRate },
   { name: 'group-incl-minus-excl', pick: groupInclMinusExcl },
 ];
+
+/** A tax value weighed: its features, the rules' rank score (the first rule's place, first-match order), and what it would answer. */
+export interface TaxCandidate { value: number; features: Record<string, number>; score: number; hit: ChosenAmount }
+
+/** A printed tax line that no rule chose is a candidate below every rule's value. */
+const PRINTED_ONLY_SCORE = -1;
+const PRINTED_ONLY_CONFIDENCE = 0.4;
+
+/**
+ * Every tax value the rules give (each rule's own value, not only the first rule's) and every tax line's
+ * reading. Features: `rule:<name>` for each rule that gives the value, `consistent` (a rule found it
+ * agrees with the total), `printed` (a tax line reads it), `last-printed` (the last such line; the
+ * label's strength was one too, held at 0 by the fit and removed). The score is the first-match order: the rule list's
+ * length less the first giving rule's place, -1 for a printed value no rule gives.
+ */
+export function taxCandidates(pc: PickContext): TaxCandidate[] {
+  const byValue = new Map<number, TaxCandidate>();
+  const entry = (value: number, hit: ChosenAmount, score: number): TaxCandidate => {
+    let e = byValue.get(value);
+    if (!e) byValue.set(value, (e = { value, features: {}, score, hit }));
+    return e;
+  };
+  TAX_RULES.forEach((rule, place) => {
+    const hit = rule.pick(pc);
+    if (!hit) return;
+    const e = entry(hit.value, { ...hit, evidence: [...hit.evidence, `rule:${rule.name}`] }, TAX_RULES.length - place);
+    e.features[`rule:${rule.name}`] = 1;
+    if (hit.evidence.includes(CONSISTENT)) e.features.consistent = 1;
+  });
+  const printed = pc.taxes.filter((c) => c.amount.moneyLike);
+  printed.forEach((c, k) => {
+    const value = cents(c.amount.value);
+    const e = entry(value, { value, confidence: roundConfidence(PRINTED_ONLY_CONFIDENCE), source: c, keyword: c.label?.keyword ?? '-', evidence: ['rule:printed-tax-line'] }, PRINTED_ONLY_SCORE);
+    e.features.printed = 1;
+    if (k === printed.length - 1) e.features['last-printed'] = 1;
+  });
+  return [...byValue.values()];
+}
+
+/** The tax: by the fitted model's ranking of taxCandidates when one is given (ties to the rules' order), else the first rule's value. */
+export function chooseTax(pc: PickContext, model?: RankModel): ChosenAmount | undefined {
+  if (!model) return firstHit(TAX_RULES, pc);
+  const cands = taxCandidates(pc);
+  let best: TaxCandidate | undefined, bestScore = -Infinity;
+  for (const c of cands) {
+    const s = modelScore(model, c.features);
+    if (s > bestScore || (s === bestScore && best && c.score > best.score)) { best = c; bestScore = s; }
+  }
+  // the evidence keeps the deciding rule last ("rule:<name>")
+  return best && { ...best.hit, evidence: [`model=${bestScore.toFixed(2)}`, ...best.hit.evidence] };
+}
