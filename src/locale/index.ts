@@ -51,7 +51,7 @@ interface Cue {
 const CUES: Cue[] = [
   { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
   { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },
-  { re: /\bSDN\.?\s*BHD\b|\bS\/B\b|\bBERHAD\b|\(\d{5,7}-[A-Z]\)/i, country: 'MY', weight: 3 },
+  { re: /\bSDN\.?\s*B(?:HD|H|N|D)\b|\bS\/B\b|\bBERHAD\b|\(\d{5,7}-[A-Z]\)/i, country: 'MY', weight: 3 },
   // Brunei: its companies are "(B) Sdn Bhd" as Malaysia's are "(M) Sdn Bhd" (the Malaysian cue above counts them too, so more)
   { re: /\(B\)\s*SDN\.?\s*BHD\b|\bBRUNEI\b|\bBANDAR SERI BEGAWAN\b/i, country: 'BN', weight: 4.5 },
   { re: /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAWASAN PERINDUSTRIAN|BANDAR|SEKSYEN|KAMPUNG)\b/i, country: 'MY', weight: 1 },
@@ -125,7 +125,9 @@ const CUES: Cue[] = [
   { re: /\bIRELAND\b|\bDUBLIN\b(?!,?\s*[A-Z]{2}\b)|\bEIRE\b/i, country: 'IE', weight: 2.5 },
   // its other cities and counties, as addresses print them ("KERRY PIKE VILLAGE, CORK.")
   { re: /\b(?:CORK|GALWAY|LIMERICK|WATERFORD|KILKENNY|SLIGO|DROGHEDA|DUNDALK|WEXFORD|ATHLONE|KILLARNEY|TRALEE|LETTERKENNY|NAVAN|CO\.?\s+(?:KERRY|CLARE|MAYO|DONEGAL|WICKLOW|KILDARE|MEATH|TIPPERARY))\b(?!,?\s*[A-Z]{2}\s+\d{5})/i, country: 'IE', weight: 2.5 },
-  { re: /\bUSD\b|US\$|\bSales Tax\b/i, country: 'US', weight: 2, currency: 'USD' },
+  { re: /\bUSD\b|US\$/i, country: 'US', weight: 2, currency: 'USD' },
+  // a tax's name says where the page is, not its money ("SALES TAX" on a Malaysian Pizza Hut slip)
+  { re: /\bSales Tax\b/i, country: 'US', weight: 2 },
   { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
   // the state code read in title case ("Boston, Ma 02114", PaddleOCR's "Boston,Ma02114"): with the comma and the ZIP
@@ -308,8 +310,9 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     const g = cue.g;
     g.lastIndex = 0;
     const asRead = ((cue.folded ? folded : text).match(g) ?? []).length;
+    const other = cue.folded ? spaced.folded : spaced.text;
     g.lastIndex = 0;
-    const printed = Math.max(asRead, ((cue.folded ? spaced.folded : spaced.text).match(g) ?? []).length);
+    const printed = other === (cue.folded ? folded : text) ? asRead : Math.max(asRead, (other.match(g) ?? []).length);
     const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
     const gain = cue.weight * (1 + 0.25 * (n - 1));

@@ -223,6 +223,7 @@ function currencyFromSecond(doc: Document, fields: FieldResults, secondDoc: Docu
   const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
   const code = lineIndex >= 0 ? { ...b, lineIndex } : { ...b, lineIndex: 0, text: doc.lines[0]?.text ?? '', boxes: [] };
   if (!a) return { ...fields, currencyCode: code, evidence: { ...fields.evidence, currencyCode: [`${tag}-only`] } };
+  // inferLocale reads only a document's text: both readings' texts as one
   if (b.confidence > a.confidence && inferLocale({ text: `${doc.text}\n${secondDoc.text}` } as Document, hints).currency === b.value) {
     return { ...fields, currencyCode: { ...code, confidence: roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) }, evidence: { ...fields.evidence, currencyCode: [...(second.evidence?.currencyCode ?? []), `${tag}-by-both-readings`] } };
   }

@@ -23,6 +23,14 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('CASA LEY, S.A. DE C.V.\nCD GLORIA TREVI $139.90\nTOTAL $321.96\nEFECTIVO $328.00')).toBe('MXN');
   });
 
+  it('reads "SALES TAX" as a sign of the US, not a printing of its dollar: a Malaysian company keeps its ringgit', () => {
+    expect(currency('Pizza Hut Restaurants Sdn Bhd\n019-6000350\nSUB TOTAL 39.00\nSALES TAX 1.95\nTOTAL 42.95')).toBe('MYR');
+    // "Sdn Bhd" with its "hd" misread
+    expect(currency('Pizze Hut Restaurants Sdn Bn\n019-6000350\nSUB TOTAL 39.00\nSALES TAX 1.95\nTOTAL 42.95')).toBe('MYR');
+    expect(locale('Nashville Deli\nSUBTOTAL 39.00\nSales Tax 1.95\nTOTAL 42.95').countryCode).toBe('US');
+    expect(currency('Nashville Deli\nSUBTOTAL 39.00\nSales Tax 1.95\nTOTAL USD 42.95')).toBe('USD');
+  });
+
   it('reads an Indian GSTIN whose Z was read as a 2, and the service-tax registration number before it', () => {
     expect(currency('ARHAM RESTAURANT LLP\nSub Total 1774.00\nGrand Total : 1108\nGSTNO:27ABCFA5632P125')).toBe('INR');
     expect(currency('JAWED HABIB\nS.Tax : AJTPM7071RSD001\nGross Amount 5500.00\nNet Amount : 6325.00')).toBe('INR');
