@@ -63,7 +63,8 @@ export const ROLE_RULES: RoleRule[] = [
   { role: 'total', strength: 3, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:INCL\w*|INCLUSIVE|INC|WITH)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:AMOUNT|AMT|SALES|(?:${CUR})|BELANJA|HARGA|NET|PRICE|COST|CHARGE)${TAIL}|AMOUNT\s*(?:INCL\w*|INCLUSIVE)${TAIL}|DUE|JUMLAH|SUMME|SUMA|GESAMT\w*|BETRAG|TOTAAL|TOTALE|IMPORTE|MONTANT|BEDRAG|TOTAL\s*GENERAL)\b`) },
   { role: 'total', strength: 2.2, re: new RegExp(String.raw`\b(?:(?:TOTAL|TOTALS|TTL|TOT|GRAND)${TAIL}|AMOUNT|AMT)\b|รวม`) },
   { role: 'qualifier', strength: 0, re: new RegExp(String.raw`\b(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|EX|WITH|W\s*O|WITHOUT|INKL|ZZGL|HT|TTC)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?`) },
-  { role: 'tax', strength: 1.2, re: new RegExp(String.raw`\b(?:${TAXES})\b`) },
+  // a tax's name, also run into its rate by a reader that drops spaces ("GST7% $6.72", "TVA20% 1.00")
+  { role: 'tax', strength: 1.2, re: new RegExp(String.raw`\b(?:${TAXES})(?:\b|(?=\d{1,2}(?:[.,]\d{1,3})?\s*%))`) },
 ];
 
 /** ROLE_RULES with global regexes, compiled once (reset `lastIndex` before use). */

@@ -25,6 +25,15 @@ describe('total vs its look-alikes', () => {
     expect(r.totalAmount?.keyword).toBe('TOTAL');
   });
 
+  it('reads a tax name run into its rate ("GST7%", as PaddleOCR prints it) as the tax line; a word that only begins like one is not', () => {
+    const r = fields(['The Blue Ginger', 'SUBTOTAL $87.30', 'SV CHG 10% $8.73', 'GST7% $6.72', 'TOTAL $102.75'].join('\n'));
+    expect(r.totalAmount?.value).toBe(102.75);
+    expect(r.taxAmount?.value).toBe(6.72);
+    // "VAT20" without its "%" (a code, a table number) is no tax name
+    const code = fields(['CAFE', 'ITEM VAT20 4.50', 'SUBTOTAL 4.50', 'TOTAL 4.50'].join('\n'));
+    expect(code.taxAmount?.value).not.toBe(4.5);
+  });
+
   it('takes an unlabelled amount above the change, that less the change is an amount printed above, as the amount tendered', () => {
     // "Tien mat" (cash) misread as "lien mat": its 200.000 less the change 60.000 is the total 140.000
     const lines = ['HOA DON THANH TOAN', 'Sua chua 35.000', 'Banh 105.000', 'Tong thanitoausy El 140.000d', 'lien mat 200.000d', 'Tra lai khach 60.000d'];
