@@ -193,16 +193,17 @@ export const TAX_RULES: readonly AmountRule[] = [
 /** A tax value weighed: its features, the rules' rank score (the first rule's place, first-match order), and what it would answer. */
 export interface TaxCandidate { value: number; features: Record<string, number>; score: number; hit: ChosenAmount }
 
-/** A printed tax line that no rule chose is a candidate below every rule's value. */
+/** A printed tax line that no rule chose is a candidate below every rule's value... */
 const PRINTED_ONLY_SCORE = -1;
+/** ...and, if a fitted model chooses it, given at this confidence (below a rule's last-printed line, 0.5). */
 const PRINTED_ONLY_CONFIDENCE = 0.4;
 
 /**
  * Every tax value the rules give (each rule's own value, not only the first rule's) and every tax line's
  * reading. Features: `rule:<name>` for each rule that gives the value, `consistent` (a rule found it
- * agrees with the total), `printed` (a tax line reads it), `last-printed` (the last such line; the
- * label's strength was one too, held at 0 by the fit and removed). The score is the first-match order: the rule list's
- * length less the first giving rule's place, -1 for a printed value no rule gives.
+ * agrees with the total), `printed` (a tax line reads it), `last-printed` (the last such line). The tax
+ * label's strength was one too, held at 0 by the fit and removed. The score is the first-match order: the
+ * rule list's length less the first giving rule's place, -1 for a printed value no rule gives.
  */
 export function taxCandidates(pc: PickContext): TaxCandidate[] {
   const byValue = new Map<number, TaxCandidate>();
