@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferLocale } from '../../src/locale/index.js';
+import { inferLocale, unglued } from '../../src/locale/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import { extractFields } from '../../src/fields/index.js';
 
@@ -45,6 +45,16 @@ describe('the currency from where the page is (issue 34: currency on every set)'
     expect(currency('RESTAURANTSALINE\nTOTALEURO 50.00\nRESTEAPAVER 50.00')).toBe('EUR');
     // a code whose letters and digits belong together still reads as one (the GSTIN above is not split apart)
     expect(locale('Food Total 245.00\nGST NO.-30ABNPS1185Q1Z2').countryCode).toBe('IN');
+  });
+
+  it('ungluing stays linear in the text: a 400,000-letter run, ending in a digit or not, is read in well under a second', () => {
+    expect(unglued('Mumbai400013 TVA20% RM9.90 AB1')).toBe('Mumbai 400013 TVA 20% RM9.90 AB1');
+    for (const text of ['A'.repeat(400_000), `${'A'.repeat(400_000)}1`]) {
+      const t = performance.now();
+      expect(unglued(text).length).toBe(text.length + (text.endsWith('1') ? 1 : 0));
+      locale(text);
+      expect(performance.now() - t).toBeLessThan(1000);
+    }
   });
 
   it('reads a VAT number of 7 or 8 digits and a letter as euro, and a "Kuala ..." place as Malaysia', () => {
