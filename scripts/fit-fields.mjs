@@ -70,8 +70,8 @@ const SIGN = {
     'ocr-confidence': 1, 'ocr-high': 1, 'no-words': -1, short: -1, 'lower-case': -1, 'domain-match': 1, 'picture-text': -1,
     repeated: 1, 'brand-seen': 1, 'company-brand': 1, 'domain-brand': 1, 'brand-line': 1, 'logo-near-brand': 1, 'brand-inside-line': 1, 'brand-agrees': 1,
   },
+  tax: { consistent: 1 },
 };
-SIGN.tax = { consistent: 1 };
 // a date's features are its score rules' points by their sign (src/resolve/dates.ts dateFeatures: "time+", "window-");
 // a tax rule that gives a value speaks for it (src/resolve/money/tax.ts taxCandidates: "rule:tax-line")
 const signOf = (field, name) => SIGN[field]?.[name] ?? (name.startsWith('arithmetic:') || (field === 'tax' && name.startsWith('rule:')) ? 1 : field === 'date' ? (name.endsWith('+') ? 1 : name.endsWith('-') ? -1 : 0) : 0);

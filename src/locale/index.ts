@@ -231,9 +231,9 @@ function countryFromNear(near: string | undefined): string | undefined {
   return undefined;
 }
 
-/** Adds each country's places printed (GEOGRAPHY) to its score; per country, at most the largest list cap. */
-function addGeography(folded: string, score: Record<string, number>, evidence: string[]): void {
-  const up = ` ${unglued(folded).replace(/[^A-Z0-9]+/g, ' ')} `;
+/** Adds each country's places printed (GEOGRAPHY; `spacedFolded`: the folded text unglued) to its score; per country, at most the largest list cap. */
+function addGeography(spacedFolded: string, score: Record<string, number>, evidence: string[]): void {
+  const up = ` ${spacedFolded.replace(/[^A-Z0-9]+/g, ' ')} `;
   const gain: Record<string, number> = {};
   for (const { country, places, per, cap, tag } of GEOGRAPHY) {
     const n = places.filter((p) => up.includes(p)).length;
@@ -307,14 +307,16 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const symbolScore: Record<string, number> = {};
   const text = doc.text;
   const folded = foldText(text);
-  const spaced = { text: unglued(text), folded: unglued(folded) };
+  // the text unglued, once; undefined where ungluing changed nothing (the cues need not run twice)
+  const spacedText = unglued(text), spacedFolded = unglued(folded);
+  const spaced = { text: spacedText !== text ? spacedText : undefined, folded: spacedFolded !== folded ? spacedFolded : undefined };
   for (const cue of CUES_GLOBAL) {
     const g = cue.g;
     g.lastIndex = 0;
     const asRead = ((cue.folded ? folded : text).match(g) ?? []).length;
     const other = cue.folded ? spaced.folded : spaced.text;
     g.lastIndex = 0;
-    const printed = other === (cue.folded ? folded : text) ? asRead : Math.max(asRead, (other.match(g) ?? []).length);
+    const printed = other === undefined ? asRead : Math.max(asRead, (other.match(g) ?? []).length);
     const n = Math.min(cue.cap ?? 3, printed);
     if (!n) continue;
     const gain = cue.weight * (1 + 0.25 * (n - 1));
@@ -325,7 +327,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     evidence.push(`${cue.country}:${cue.re.source.slice(0, 24)}`);
   }
   poundsReadForEuros(text, score, symbolScore, currencyVotes, symbolCounts, evidence);
-  addGeography(folded, score, evidence);
+  addGeography(spacedFolded, score, evidence);
   const style = numberStyle(text);
   wholeGroupsCue(style, score, symbolScore, evidence);
 
