@@ -11,6 +11,7 @@ import {
 } from '../../src/fields/merchant.js';
 import type { NameCandidate } from '../../src/fields/merchant.js';
 import { brandSightings } from '../../src/fields/merchant/brand-rules.js';
+import { unglueCamel } from '../../src/fields/merchant/patterns.js';
 import type { Sighting } from '../../src/fields/merchant/brand-rules.js';
 import { documentFromText, buildDocument, lineFromWords } from '../../src/document/geometry.js';
 import type { Document, PageSource, Word } from '../../src/document/types.js';
@@ -251,6 +252,10 @@ describe('address forms the street words miss, and the words of Vietnamese shops
       [['PHO MO', 'So 7 khu Tan Lap 4 - P.Cam Thuy', 'TOTAL 5.000'], 'So 7 khu Tan Lap 4 - P.Cam Thuy'],
       [['ICHIBAN SUSHI', 'J1. Jend. A. Yani 3', 'TOTAL 5.000'], 'J1. Jend. A. Yani 3'],
       [['WARUNG MADE', 'JI. Tukad Pakerisan No. 47 Panjer', 'TOTAL 5.000'], 'JI. Tukad Pakerisan No. 47 Panjer'],
+      // a place alone: a city of the world, a state, a country
+      [['TATEL', 'MADRID -', 'TOTAL 5.00'], 'MADRID'],
+      [['BISTRO', 'LOS ANGELES,', 'TOTAL 5.00'], 'LOS ANGELES'],
+      [['BISTRO', 'Selangor', 'TOTAL 5.00'], 'Selangor'],
     ] as Array<[string[], string]>) expect(termsOf(candidate(lines, value)), value).toContain('address-like');
     // a division after a word: the name printed before its address
     expect(termsOf(candidate(['VinCommerce TP. Cam Pha, Quang Ninh', 'TOTAL 5.000'], 'VinCommerce TP. Cam Pha, Quang Ninh'))).not.toContain('address-like');
@@ -260,10 +265,13 @@ describe('address forms the street words miss, and the words of Vietnamese shops
     // an Indonesian street read "J1." under a name in smaller print is not the name; "J1" inside a name is no street
     expect(nameOf(['ICHIBAN SUSHI', 'J1. Jend. A. Yani 3', 'Telp. 0711 350 110', 'TOTAL 50.000'])).toBe('ICHIBAN SUSHI');
     expect(termsOf(candidate(['TOKO J1 MART', 'TOTAL 5.000'], 'TOKO J1 MART'))).not.toContain('address-like');
+    expect(nameOf(['MADRID -', 'TATEL', 'TOTAL 5.00'])).toBe('TATEL');
+    expect(termsOf(candidate(['MADRID BURGERS', 'TOTAL 5.00'], 'MADRID BURGERS'))).not.toContain('address-like');
     // a name with its address after a dash on one line: the part before the dash; not when what follows is no address
     expect(candidates(['CO.OPSMILE - A1 KHU B KTX DAI HOC QUOC GIA', 'TOTAL 50.000']).map((c) => c.value)).toContain('CO.OPSMILE');
     expect(candidates(['Starbucks - 123 Main Street', 'TOTAL 5.00']).map((c) => c.value)).toContain('Starbucks');
-    expect(candidates(['Hard Rock Cafe - Amsterdam', 'TOTAL 5.00']).map((c) => c.value)).toContain('Hard Rock Cafe - Amsterdam');
+    // a city after the dash is where the shop is (a place alone reads as an address)
+    expect(candidates(['Hard Rock Cafe - Amsterdam', 'TOTAL 5.00']).map((c) => c.value)).toContain('Hard Rock Cafe');
     expect(candidates(['PIZZA HUT - DELIVERY', 'TOTAL 5.00']).map((c) => c.value)).toContain('PIZZA HUT - DELIVERY');
     // the cashier's line read without its spaces is no name
     expect(nameOf(['YOUHAUEBEENSERUED BYCASHIER', 'TUK TUK CHA', 'TOTAL 5.00'])).toBe('TUK TUK CHA');
@@ -284,5 +292,27 @@ describe('receipt titles in German, Dutch, Italian, Spanish', () => {
     for (const title of ['Quittung', 'KASSENBON', 'Kassabon', 'SCONTRINO FISCALE', 'RECIBO']) {
       expect(candidates(['Senefelder Straße 2', '33100 Paderborn', title, 'Duschvorhang 29,98', 'SUMME 29,98']).map((c) => c.value), title).not.toContain(title);
     }
+  });
+});
+
+describe('a line a reader ran together (PaddleOCR\'s spacing)', () => {
+  it('three or more capitalised parts are read as words: a title and a greeting are no name, a name gets its spaces', () => {
+    expect(unglueCamel('CustomerBillingReceipt DinTaiFungRestaurant')).toBe('Customer Billing Receipt Din Tai Fung Restaurant');
+    // one turn from lower to upper case is how names are spelt
+    expect(unglueCamel('McDonald WinMart GmbH eBay')).toBe('McDonald WinMart GmbH eBay');
+    // a run that starts with a digit (a house number read into the name from the line below) is left whole
+    expect(unglueCamel('153ThuyNhaHangAozora (NhaHangAozora)')).toBe('153ThuyNhaHangAozora (NhaHangAozora)');
+    expect(candidates(['CustomerBillingReceipt', 'DinTaiFungRestaurant', 'TOTAL 5.00']).map((c) => c.value)).toContain('Din Tai Fung Restaurant');
+    expect(termsOf(candidates(['CustomerBillingReceipt', 'Din Tai Fung Restaurant', 'TOTAL 5.00'])[0]!)).toContain('not-a-name');
+    expect(nameOf(['CustomerBillingReceipt', 'DinTaiFungRestaurant', 'TOTAL 5.00'])).toBe('Din Tai Fung Restaurant');
+    expect(termsOf(candidate(['WELCOMETO', 'FOODTOWN', 'TOTAL 5.00'], 'WELCOMETO'))).toContain('not-a-name');
+    expect(nameOf(['THANKYOU', 'FOODTOWN', 'TOTAL 5.00'])).toBe('FOODTOWN');
+  });
+
+  it('a cash-and-carry is a shop, not a cash line', () => {
+    const c = candidate(['THANK YOU AND DO VISIT US AGAIN.', 'FIVE STAR CASH & CARRY', '(1365662-F)', 'TOTAL 45.00'], 'FIVE STAR CASH & CARRY');
+    expect(termsOf(c)).toContain('shop-word');
+    expect(termsOf(c)).not.toContain('not-a-name');
+    expect(termsOf(candidate(['PAY BY CASH ONLY', 'FIVE STAR', 'TOTAL 45.00'], 'PAY BY CASH ONLY'))).toContain('not-a-name');
   });
 });

@@ -10,8 +10,8 @@ import type { Segment } from '../text.js';
 import { brandSighting } from './brand-rules.js';
 import type { MerchantContext } from './context.js';
 import {
-  ADDRESS_FORM, ADDRESS_HINT, COUNTRY_ONLY, MERCHANT_LABEL, NEVER_NAME, NOT_NAME, SUFFIX_AT_END,
-  cleanName, hasSuffix, letters, lowerWeakSuffix, squash, streetLine,
+  ADDRESS_FORM, ADDRESS_HINT, MERCHANT_LABEL, NEVER_NAME, NOT_NAME, SUFFIX_AT_END,
+  cleanName, hasSuffix, letters, lowerWeakSuffix, placeAlone, squash, streetLine, unglueCamel,
 } from './patterns.js';
 import type { CandidateRule, Draft, NameCandidate, Place, Reading, SegmentRule } from './types.js';
 
@@ -44,9 +44,10 @@ export const isSegmentRule = (r: CandidateRule): r is SegmentRule => r.kind === 
 
 /** A segment read as a name: after its merchant label, or without OCR noise at its edges; cleaned. */
 export function readSegment(ctx: MerchantContext, seg: Segment, place: Place, rule: string): Reading {
-  const lm = MERCHANT_LABEL.exec(seg.text);
-  const labelled = !!lm && seg.text.slice(lm.index + lm[0].length).trim().length >= 2;
-  const value = beforeAddressTail(ctx, cleanName(labelled ? seg.text.slice(lm!.index + lm![0].length) : ctx.pdf ? seg.text : withoutNoise(seg)));
+  const text = unglueCamel(seg.text);
+  const lm = MERCHANT_LABEL.exec(text);
+  const labelled = !!lm && text.slice(lm.index + lm[0].length).trim().length >= 2;
+  const value = beforeAddressTail(ctx, cleanName(labelled ? text.slice(lm!.index + lm![0].length) : ctx.pdf ? text : unglueCamel(withoutNoise(seg))));
   const u = fold(value);
   return { seg, ...place, rule, labelled, value, u, suffix: hasSuffix(u) && !lowerWeakSuffix(value) };
 }
@@ -65,9 +66,9 @@ function withoutNoise(seg: Segment): string {
   return seg.text;
 }
 
-/** Reads like an address: street words, an address form, a postcode, a house number first, a country alone (`u`: the value folded). */
+/** Reads like an address: street words, an address form, a postcode, a house number first, a place alone (`u`: the value folded). */
 function addressLike(ctx: MerchantContext, value: string, u = fold(value)): boolean {
-  return ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || COUNTRY_ONLY.test(u) || streetLine(value, ctx.locale);
+  return ADDRESS_HINT.test(u) || ADDRESS_FORM.test(u) || /\b\d{5}\b/.test(u) || /^\d+[A-Z]?[,\s-]/.test(u) || looksLikeAddress(value) || placeAlone(u) || streetLine(value, ctx.locale);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Document, Line } from '../../document/types.js';
 import type { Locale } from '../../locale/index.js';
-import { COMPANY_SUFFIX_PATTERN } from '../../locale/lexicon.js';
+import { COMPANY_SUFFIX_PATTERN, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES } from '../../locale/lexicon.js';
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
@@ -28,11 +28,18 @@ export const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || weakSuf
 /** A short company form printed in lower case ("... WHE as") is a word, not a form (forms print as AS, AB, Oy, SpA). */
 export const lowerWeakSuffix = (value: string) => /\s\p{Ll}{2,3}\.?$/u.test(value.trim()) && weakSuffix(fold(value).trim()) && !COMPANY_SUFFIX.test(` ${fold(value)} `);
 export const COUNTRY_ONLY = /^(?:MALAYSIA|INDONESIA|SINGAPORE|FRANCE|GERMANY|DEUTSCHLAND|NEDERLAND|NETHERLANDS|UNITED STATES|USA|UNITED KINGDOM|UK|INDIA|AUSTRALIA|HONG KONG)\W*$/;
+/** Places of the lexicons (countries, states, cities), as folded words separated by single spaces. */
+const PLACES = new Set([
+  ...Object.keys(COUNTRY_NAMES).map(fold), ...US_STATE_NAMES, ...MY_STATES, ...MY_CITIES, ...ID_PROVINCES, ...ID_CITIES, ...IN_STATES, ...IN_CITIES,
+  ...SG_PLACES, ...GB_CITIES, ...DE_CITIES, ...WORLD_CITIES,
+].map((p) => p.replace(/[^A-Z0-9]+/g, ' ').trim()));
+/** A line that is only a place: a country, a state or a city of the lexicons ("MADRID -", "LOS ANGELES,"; `u`: folded). */
+export const placeAlone = (u: string): boolean => COUNTRY_ONLY.test(u) || PLACES.has(u.replace(/[^A-Z0-9]+/g, ' ').trim());
 /** Shop-type words that often name the merchant when no company form is printed. */
-export const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK|NHA\s*HANG|CUA\s*HANG|SIEU\s*THI|KHACH\s*SAN|TIEM)\b/;
+export const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|CASH\s*(?:&|AND|N)\s*CARRY|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK|NHA\s*HANG|CUA\s*HANG|SIEU\s*THI|KHACH\s*SAN|TIEM)\b/;
 /** Document titles and other header lines that are not the merchant. */
 export const TITLE_WORDS = /\b(?:SIMPLIFIED\s*TAX\s*INVOICE|TAX\s*INVOICE|COMMERCIAL\s*INVOICE|INVOICE|FACTURE|FACTURA|FATTURA|RECHNUNG|FACTUUR|FAKTUR|RECEIPT|RECIEPT|QUITTUNG|KASSENBON|KASSENBELEG|KUNDENBELEG|KASSABON|SCONTRINO(?:\s*FISCALE)?|RICEVUTA(?:\s*FISCALE)?|RECIBO|OFFICIAL\s*RECEIPT|PAYMENT\s*RECEIPT|CASH\s*RECEIPT|KWITANSI|NOTA|STRUK|CASH\s*BILL|CASH\s*SALES?|CASH|BILL|HOA\s*DON(?:\s*(?:BAN\s*(?:HANG|LE)|GTGT|THANH\s*TOAN|TINH\s*TIEN|DIEN\s*TU))?|BIEN\s*LAI|PHIEU\s*(?:THANH\s*TOAN|TINH\s*TIEN|THU|GIAO\s*HANG|XUAT\s*KHO)|QUOTATION|DELIVERY\s*ORDER|SALES\s*ORDER|CREDIT\s*NOTE|DEBIT\s*NOTE|ADJUSTMENT\s*NOTE|TICKET|GUEST\s*CHECK|ORDER|COPY|KOPIE|COPIE|KOPIA|DUPLICATE|DUPLICAAT|REPRINT|ORIGINAL)\b/g;
-export const NOT_NAME = /\b(?:WELCOME|SELAMAT|THANK|TERIMA\s*KASIH|MERCI|DANKE|BEDANKT|GRACIAS|TEL|TELP|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|E-MAIL|GST|SST|VAT|NPWP|TVA|BTW|MWST|UST|ABN|TIN|REG|CO\.?\s*NO|COMPANY\s*NO|ROC|DATE|TARIKH|TANGGAL|TIME|CASHIER|KASIR|TABLE|MEJA|PAGE|SEITE|CUSTOMER|MEMBER|POS|TERMINAL|OPEN|HOURS|BUKA|DOC|NO\s*:|QTY|ITEM|DESCRIPTION|AMOUNT|TOTAL|PRICE|SUMMARY|DETAILS|ACCOUNT|SHOPPING|VISIT|FOLLOW|INSTAGRAM|FACEBOOK|WIFI|WI\s*FI|PASS(?:WORD)?\s*:|MAT\s*KHAU|DIA\s*CHI|D\/?C\s*:|S?DT\s*:|MST|MA\s*SO\s*THUE|NGAY|THU\s*NGAN|NHAN\s*VIEN|KHACH\s*HANG|CAM\s*ON|HEN\s*GAP\s*LAI|SO\s*HD|FORMERLY|KNOWN\s*AS|CARELINE|HOTLINE|CHECK\s*(?:IN|OUT)|DETAILS|TUNAI|CASH|KEMBALI\w*|CHANGE|SUBTOTAL|JUMLAH|BAYAR|DISKON|QTY|DINE\s*IN|EAT\s*IN|TAKE\s*(?:AWAY|OUT)|MAT\s*HANG|DON\s*GIA|SO\s*LUONG|TINH\s*TIEN)\b|WWW\.|HTTP|\.COM\b|@|:\s*$|:\s*[\d+(]|\d[.,]\d{2,3}\b/;
+export const NOT_NAME = /\b(?:WELCOME(?:TO)?|SELAMAT|THANK(?:YOU|S)?|TERIMA\s*KASIH|MERCI|DANKE|BEDANKT|GRACIAS|TEL|TELP|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|E-MAIL|GST|SST|VAT|NPWP|TVA|BTW|MWST|UST|ABN|TIN|REG|CO\.?\s*NO|COMPANY\s*NO|ROC|DATE|TARIKH|TANGGAL|TIME|CASHIER|KASIR|TABLE|MEJA|PAGE|SEITE|CUSTOMER|MEMBER|POS|TERMINAL|OPEN|HOURS|BUKA|DOC|NO\s*:|QTY|ITEM|DESCRIPTION|AMOUNT|TOTAL|PRICE|SUMMARY|DETAILS|ACCOUNT|SHOPPING|VISIT|FOLLOW|INSTAGRAM|FACEBOOK|WIFI|WI\s*FI|PASS(?:WORD)?\s*:|MAT\s*KHAU|DIA\s*CHI|D\/?C\s*:|S?DT\s*:|MST|MA\s*SO\s*THUE|NGAY|THU\s*NGAN|NHAN\s*VIEN|KHACH\s*HANG|CAM\s*ON|HEN\s*GAP\s*LAI|SO\s*HD|FORMERLY|KNOWN\s*AS|CARELINE|HOTLINE|CHECK\s*(?:IN|OUT)|DETAILS|TUNAI|CASH(?!\s*(?:&|AND|N)\s*CARRY)|KEMBALI\w*|CHANGE|SUBTOTAL|JUMLAH|BAYAR|DISKON|QTY|DINE\s*IN|EAT\s*IN|TAKE\s*(?:AWAY|OUT)|MAT\s*HANG|DON\s*GIA|SO\s*LUONG|TINH\s*TIEN)\b|WWW\.|HTTP|\.COM\b|@|:\s*$|:\s*[\d+(]|\d[.,]\d{2,3}\b/;
 /** Labels that introduce the customer, not the merchant. */
 export const CUSTOMER_LABEL = /\b(?:TO|AN|ATTN|A)\s*:|\bT\.?\s*A\.?\s*V\.|\b(?:BILLING\s*ADDRESS|SHIPPING\s*ADDRESS|DELIVERY\s*ADDRESS|FACTUURADRES|AFLEVERADRES|LEVERADRES|LIEFERADRESSE|ADRESSE\s*DE\s*LIVRAISON|DIRECCION\s*DE\s*(?:ENVIO|FACTURACION)|ALAMAT\s*PENGIRIMAN|BILL(?:ED)?\s*TO|SHIP(?:PED)?\s*TO|SOLD\s*TO|INVOICE\s*TO|DELIVER(?:Y|ED)?\s*TO|CUSTOMER|CLIENT|KUNDE|KLANT|DESTINATAIRE|FACTURER\s*A|FACTURE\s*A|ADRESSE\s*DE\s*FACTURATION|RECHNUNGSADRESSE|GUEST\s*NAME|NAMA\s*PELANGGAN|PELANGGAN|ATTN|ATTENTION|A\s*L\s*ATTENTION|BUYER|RECIPIENT|CONSIGNEE)\b/;
 /** A new section of the header (so the customer's block has ended). */
@@ -125,6 +132,15 @@ export const PICTURE_NAME_MAX_CONFIDENCE = 0.85;
 export const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 export const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 export const squash = (s: string) => fold(s).replace(/[^A-Z0-9]/g, '');
+/**
+ * A line whose words a reader ran together ("CustomerBillingReceipt", PaddleOCR's spacing) with spaces put
+ * back: a word of three or more capitalised parts is split at each turn from lower to upper case; one turn
+ * ("McDonald", "WinMart", "GmbH") is how names are spelt and stays. A run that starts with a digit is left
+ * whole: PaddleOCR reads a house number from the sloping line below into the name ("153ThuyNhaHangAozora"),
+ * which as one run does not outscore the name read apart.
+ */
+export const unglueCamel = (s: string): string =>
+  s.replace(/(?<!\S)\p{L}\S{5,}/gu, (w) => ((w.match(/\p{Ll}(?=\p{Lu})/gu)?.length ?? 0) >= 2 ? w.replace(/(?<=\p{Ll})(?=\p{Lu})/gu, ' ') : w));
 
 /** A value found on a line (its box, unless given). */
 export function loc(line: Line, value: string, confidence: number, keyword = '-', boxes = [line.box]): Located<string> {
