@@ -171,7 +171,8 @@ export const NAME_SURE = 0.95;
  * The merchant's name. Tesseract's name stands unless it is weak, because its reading keeps the spaces
  * between words and its confidences were calibrated on the corpus; PaddleOCR reads a logo or a large name
  * tesseract turned to noise, and is taken then:
- * - the same name in both readings (spaces aside, or one holding the other): the first reading's, as it is;
+ * - the same name in both readings (spaces aside, or one holding the other): the first reading's, as it is,
+ *   unless only the second reads its company form: then the second's spelling at the first's confidence;
  * - different names: the second's when the first is weak (below NAME_WEAK) and the second NAME_REPLACE_MARGIN
  *   more confident, or the second is NAME_SURE; held below 0.9 either way, as is a name only the second has.
  * Measured on the whole corpus: taking the more confident name outright lost 12 SROIE names it had (a
@@ -181,9 +182,14 @@ function combineNames(doc: Document, fields: FieldResults, secondDoc: Document, 
   const a = fields.merchantName, b = second.merchantName;
   if (!b) return fields;
   const note = (terms: string[]) => ({ ...fields.evidence, merchantName: terms });
-  if (a && sameName(a.value, b.value)) return { ...fields, evidence: note([...(fields.evidence?.merchantName ?? []), `${tag}-agrees`]) };
   // a company's legal name ("TRI SHAAS SDN BHD") is not given up for a bare brand the page also shows (the mall's "MYDIN")
   const legal = (r: FieldResults) => (r.evidence?.merchantName ?? []).some((t) => t.startsWith('company-suffix'));
+  if (a && sameName(a.value, b.value)) {
+    // one name, spelt better by the second reading where only it reads the company form ("GARDENIA BAK FRI ks 1KL) SON BUD")
+    const lineIndex = legal(second) && !legal(fields) ? mapLine(doc, secondDoc, b.lineIndex) : -1;
+    const name = lineIndex < 0 ? a : { ...b, lineIndex, confidence: a.confidence };
+    return { ...fields, merchantName: name, evidence: note([...(fields.evidence?.merchantName ?? []), lineIndex < 0 ? `${tag}-agrees` : `${tag}-agrees-spelt-as-company`]) };
+  }
   const replace = !a || (a.confidence < NAME_WEAK && b.confidence >= a.confidence + NAME_REPLACE_MARGIN)
     || (b.confidence >= NAME_SURE && b.confidence > a.confidence && (legal(second) || !legal(fields)));
   if (a && !replace) {

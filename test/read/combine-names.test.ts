@@ -47,6 +47,21 @@ describe('the merchant\'s name weighed between two readings', () => {
     expect(out.evidence?.merchantName).toContain('second-reader-agrees');
   });
 
+  it('the same name, spelt as a company only by the second reading: its spelling, the first reading\'s confidence', () => {
+    const a = read(['GARDENIA BAK FRI ks 1KL) SON BUD', ...BODY], 0.7);
+    const b = read(['GARDENIA BAKERIES(KL)SDN BHD', ...BODY]);
+    expect(sameName(a.fields.merchantName!.value, b.fields.merchantName!.value)).toBe(true);
+    expect(a.fields.evidence?.merchantName?.some((t) => t.startsWith('company-suffix'))).toBe(false);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    expect(out.merchantName?.value).toBe('GARDENIA BAKERIES(KL)SDN BHD');
+    expect(out.merchantName!.confidence).toBe(a.fields.merchantName!.confidence);
+    expect(out.merchantName!.lineIndex).toBe(0);
+    expect(out.evidence?.merchantName).toContain('second-reader-agrees-spelt-as-company');
+    // both spell the company form: the first reading's spelling stands
+    const c = read(['GARDENIA BAKERIES (KL) SDN BHD', ...BODY], 0.7);
+    expect(combineReadings(c.doc, c.fields, b.doc, b.fields).merchantName).toEqual(c.fields.merchantName);
+  });
+
   it('a first name that is not weak stands against a different, more confident one the second reader is not sure of', () => {
     const a = read(['SANYU STATIONERY SHOP', ...BODY], 0.75);
     const b = read(['SANYU SUPPLY SDN BHD', ...BODY], 0.8);
