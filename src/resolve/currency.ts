@@ -43,14 +43,15 @@ export function currencyCandidates(locale: Locale): TappedCandidate[] {
 
 /** Another currency's sign printed this many times makes it a rival (currencyContested). */
 export const RIVAL_SIGN_COUNT = 2;
-/** A country's cues from this score up make it a rival of a currency that is not its own (currencyContested). */
+/** A country's cues of its place from this score up make it a rival of a currency that is not its own (currencyContested). */
 export const RIVAL_COUNTRY_SCORE = 1.5;
 
 /**
  * Why the page does not settle its currency, if it does not. A currency whose code or word is printed,
  * with no other currency's, is settled. Otherwise: another currency printed, as its code or its sign
- * twice (`other-currency`: "€" on a page of "£", not the "$" of a dollar country), cues of a country
- * whose money it is not (`other-country:XX`: a US address on a page of "£"), or nothing but the
+ * twice (`other-currency`: "€" on a page of "£", not the "$" of a dollar country), cues of the place of a
+ * country whose money it is not (`other-country:XX`: a US address on a page of "£"; its signs and its way
+ * of grouping amounts do not count here: "Rs" read in noise, thousands grouped on a page in dong), or nothing but the
  * symbol itself (`symbol-only`: a "£" that may be another sign misread). Such a currency is given
  * below 0.9 (fields/index.ts).
  */
@@ -64,7 +65,8 @@ export function currencyContested(locale: Locale, currency: string): string | un
   if (Object.keys(cues.votes).some((c) => c !== currency && !dollarSign(c) && ((cues.codes[c] ?? 0) > 0 || (cues.symbols[c] ?? 0) >= RIVAL_SIGN_COUNT))) return 'other-currency';
   for (const [country, score] of cues.countries) {
     const own = CONVENTIONS[country]?.currency;
-    if (score >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
+    // its place, not its money's signs nor how its amounts are grouped (those are the branch above's, or no place at all)
+    if (score - (cues.symbolScore[country] ?? 0) >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
   }
   const top = cues.countries[0];
   if (!(cues.codes[currency] ?? 0) && top && knownFromSignsOnly(top, cues.symbolScore)) return 'symbol-only';

@@ -24,6 +24,17 @@ describe('a currency the page does not settle is given below 0.9', () => {
     expect(f.currencyCode!.confidence).toBeLessThan(0.9);
     expect(f.evidence?.locale?.some((e) => e.startsWith('currency-contested:other-country:US'))).toBe(true);
   });
+  it('a rival country is one the page places, not one its signs or its grouped amounts suggest', () => {
+    // a Vietnamese page in dong, amounts grouped by thousands (as Indonesia's are) and one "Rs" read in noise
+    const lines = ['CO.OPMART NGUYEN DINH CHIEU', '168 Nguyen Dinh Chieu, Quan 3, TP Ho Chi Minh', 'HOA DON BAN HANG', 'Ngay ban: 15/08/2020',
+      'Sua tuoi 2 x 32.000 64.000', 'Banh mi 1 x 15.000 15.000', 'Rs 4 Tong cong 79.000', 'Tien mat 100.000', 'Tien thoi 21.000'];
+    const f = conf(lines);
+    expect(f.currencyCode?.value).toBe('VND');
+    expect(f.evidence?.locale?.some((e) => e.startsWith('currency-contested'))).toBe(false);
+    // an Indonesian street and a Jakarta telephone on the same page are a place: contested, below 0.9
+    const g = conf([...lines, 'Jl. Sudirman No. 5, Jakarta Selatan', 'Telp. (021) 5551234', 'KEMBALIAN 21.000', 'TUNAI 100.000']);
+    expect(g.currencyCode!.confidence).toBeLessThan(0.9);
+  });
   it('a page that settles its currency keeps it high: the ringgit of a Malaysian company printing RM', () => {
     const f = conf(['KEDAI MAKAN SERI MURNI SDN BHD', 'NO 12 JALAN MAWAR 43300 SERI KEMBANGAN SELANGOR', 'GST REG 000123456789', 'NASI LEMAK RM 8.50', 'TEH TARIK RM 5.60', 'TOTAL RM 14.10', 'CASH RM 20.00', 'CHANGE RM 5.90']);
     expect(f.currencyCode?.value).toBe('MYR');
