@@ -31,9 +31,10 @@ describe('a currency the page does not settle is given below 0.9', () => {
     const f = conf(lines);
     expect(f.currencyCode?.value).toBe('VND');
     expect(f.evidence?.locale?.some((e) => e.startsWith('currency-contested'))).toBe(false);
-    // an Indonesian street and a Jakarta telephone on the same page are a place: contested, below 0.9
+    // an Indonesian street, telephone and words beside the Vietnamese address: two places, contested, below 0.9
     const g = conf([...lines, 'Jl. Sudirman No. 5, Jakarta Selatan', 'Telp. (021) 5551234', 'KEMBALIAN 21.000', 'TUNAI 100.000']);
     expect(g.currencyCode!.confidence).toBeLessThan(0.9);
+    expect(g.evidence?.locale?.some((e) => e.startsWith('currency-contested:other-country:'))).toBe(true);
   });
   it('a page that settles its currency keeps it high: the ringgit of a Malaysian company printing RM', () => {
     const f = conf(['KEDAI MAKAN SERI MURNI SDN BHD', 'NO 12 JALAN MAWAR 43300 SERI KEMBANGAN SELANGOR', 'GST REG 000123456789', 'NASI LEMAK RM 8.50', 'TEH TARIK RM 5.60', 'TOTAL RM 14.10', 'CASH RM 20.00', 'CHANGE RM 5.90']);
