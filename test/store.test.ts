@@ -467,9 +467,21 @@ describe.each(BACKENDS)('engine with a store (%s)', (backend) => {
   });
 
   it('usage summary per sub-account and day', async () => {
+    // shop-a's two calls were made by earlier tests on the day the clock said then: today, or yesterday
+    // as well when the run crossed midnight (UTC)
     const today = new Date().toISOString().slice(0, 10);
-    const u = await engine.usage({ subAccountId: 'shop-a', from: today, to: today });
-    expect(u.days).toEqual([{ day: today, subAccountId: 'shop-a', simple: 2, verbose: 0, validation: 0, campaignValidation: 0, total: 2 }]);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const mine = (await engine.usage({ subAccountId: 'shop-a' })).days;
+    expect(mine.length).toBeGreaterThanOrEqual(1);
+    for (const d of mine) expect([today, yesterday]).toContain(d.day);
+    const first = mine[0]!.day, last = mine[mine.length - 1]!.day;
+    const u = await engine.usage({ subAccountId: 'shop-a', from: first, to: last });
+    expect(u.days).toEqual(mine);
+    expect(u.days.every((d) => d.subAccountId === 'shop-a' && d.verbose === 0 && d.validation === 0 && d.campaignValidation === 0)).toBe(true);
+    expect(u.totals).toEqual({ simple: 2, verbose: 0, validation: 0, campaignValidation: 0, total: 2 });
+    // a range after the calls holds none of them
+    const tomorrow = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect((await engine.usage({ subAccountId: 'shop-a', from: tomorrow, to: tomorrow })).days).toEqual([]);
     const all = await engine.usage();
     expect(all.days.map((d) => d.subAccountId)).toEqual([null, 'shop-a', 'shop-b']);
     expect(all.totals.total).toBe(all.days.reduce((a, d) => a + d.total, 0));
