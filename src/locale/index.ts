@@ -423,7 +423,7 @@ function poundsReadForEuros(text: string, score: Record<string, number>, symbolS
 export const SIGNS_ONLY_BELOW = 1;
 
 /** A ranked country's score less the part its currency signs gave it: what its place, tax and words say. */
-const besideSigns = ([country, score]: [string, number], symbolScore: Record<string, number>): number => score - (symbolScore[country] ?? 0);
+export const besideSigns = ([country, score]: [string, number], symbolScore: Record<string, number>): number => score - (symbolScore[country] ?? 0);
 
 /** Is this ranked country known only from how its amounts are printed (see SIGNS_ONLY_BELOW)? */
 export function knownFromSignsOnly(ranked: [string, number], symbolScore: Record<string, number>): boolean {

@@ -6,7 +6,7 @@
  * (locale/index.ts) until a fitted model is adopted.
  */
 import type { Locale } from '../locale/index.js';
-import { DOLLARS, knownFromSignsOnly } from '../locale/index.js';
+import { DOLLARS, besideSigns, knownFromSignsOnly } from '../locale/index.js';
 import { CONVENTIONS, languageCurrency } from '../locale/lexicon.js';
 import type { TappedCandidate } from './model.js';
 
@@ -63,10 +63,10 @@ export function currencyContested(locale: Locale, currency: string): string | un
   const dollarSign = (c: string) => c === 'USD' && DOLLARS.has(currency) && !(cues.codes.USD ?? 0);
   // another currency printed as its code, or its sign standing twice (once is a smudge as often as not)
   if (Object.keys(cues.votes).some((c) => c !== currency && !dollarSign(c) && ((cues.codes[c] ?? 0) > 0 || (cues.symbols[c] ?? 0) >= RIVAL_SIGN_COUNT))) return 'other-currency';
-  for (const [country, score] of cues.countries) {
-    const own = CONVENTIONS[country]?.currency;
+  for (const ranked of cues.countries) {
+    const [country] = ranked, own = CONVENTIONS[country]?.currency;
     // its place, not its money's signs nor how its amounts are grouped (those are the branch above's, or no place at all)
-    if (score - (cues.symbolScore[country] ?? 0) >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
+    if (besideSigns(ranked, cues.symbolScore) >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
   }
   const top = cues.countries[0];
   if (!(cues.codes[currency] ?? 0) && top && knownFromSignsOnly(top, cues.symbolScore)) return 'symbol-only';
