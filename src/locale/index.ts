@@ -5,7 +5,7 @@
  * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency, placeWords } from './lexicon.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -197,7 +197,7 @@ const cueHitsOf = (folded: string): CueHits => LANGUAGE_CUES.map(({ lang, re, co
 export const unglued = (s: string): string => s.replace(/(?<=\p{L}{3})(?=\d)/gu, ' ');
 
 const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
-const normalisedPlaces = (list: string[]) => list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `);
+const normalisedPlaces = (list: string[]) => list.map((s) => ` ${placeWords(s)} `);
 /**
  * Places of general geography, matched as whole words on the accent-folded text: each mention adds
  * `per` to its country's score (up to `cap`); where a list's names are often also other places' or
@@ -233,7 +233,7 @@ function countryFromNear(near: string | undefined): string | undefined {
 
 /** Adds each country's places printed (GEOGRAPHY; `spacedFolded`: the folded text unglued) to its score; per country, at most the largest list cap. */
 function addGeography(spacedFolded: string, score: Record<string, number>, evidence: string[]): void {
-  const up = ` ${spacedFolded.replace(/[^A-Z0-9]+/g, ' ')} `;
+  const up = ` ${placeWords(spacedFolded)} `;
   const gain: Record<string, number> = {};
   for (const { country, places, per, cap, tag } of GEOGRAPHY) {
     const n = places.filter((p) => up.includes(p)).length;

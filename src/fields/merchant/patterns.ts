@@ -5,7 +5,7 @@
  */
 import type { Document, Line } from '../../document/types.js';
 import type { Locale } from '../../locale/index.js';
-import { COMPANY_SUFFIX_PATTERN, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES } from '../../locale/lexicon.js';
+import { COMPANY_SUFFIX_PATTERN, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES, placeWords } from '../../locale/lexicon.js';
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
@@ -27,14 +27,13 @@ export const weakSuffix = (t: string): boolean => {
 export const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || weakSuffix(u.trim());
 /** A short company form printed in lower case ("... WHE as") is a word, not a form (forms print as AS, AB, Oy, SpA). */
 export const lowerWeakSuffix = (value: string) => /\s\p{Ll}{2,3}\.?$/u.test(value.trim()) && weakSuffix(fold(value).trim()) && !COMPANY_SUFFIX.test(` ${fold(value)} `);
-export const COUNTRY_ONLY = /^(?:MALAYSIA|INDONESIA|SINGAPORE|FRANCE|GERMANY|DEUTSCHLAND|NEDERLAND|NETHERLANDS|UNITED STATES|USA|UNITED KINGDOM|UK|INDIA|AUSTRALIA|HONG KONG)\W*$/;
-/** Places of the lexicons (countries, states, cities), as folded words separated by single spaces. */
+/** Places of the lexicons (countries by every name COUNTRY_NAMES knows, states, cities), as placeWords. */
 const PLACES = new Set([
   ...Object.keys(COUNTRY_NAMES).map(fold), ...US_STATE_NAMES, ...MY_STATES, ...MY_CITIES, ...ID_PROVINCES, ...ID_CITIES, ...IN_STATES, ...IN_CITIES,
   ...SG_PLACES, ...GB_CITIES, ...DE_CITIES, ...WORLD_CITIES,
-].map((p) => p.replace(/[^A-Z0-9]+/g, ' ').trim()));
-/** A line that is only a place: a country, a state or a city of the lexicons ("MADRID -", "LOS ANGELES,"; `u`: folded). */
-export const placeAlone = (u: string): boolean => COUNTRY_ONLY.test(u) || PLACES.has(u.replace(/[^A-Z0-9]+/g, ' ').trim());
+].map(placeWords));
+/** A line that is only a place: a country, a state or a city of the lexicons ("MALAYSIA", "MADRID -", "LOS ANGELES,"; `u`: folded). */
+export const placeAlone = (u: string): boolean => PLACES.has(placeWords(u));
 /** Shop-type words that often name the merchant when no company form is printed. */
 export const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|CASH\s*(?:&|AND|N)\s*CARRY|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK|NHA\s*HANG|CUA\s*HANG|SIEU\s*THI|KHACH\s*SAN|TIEM)\b/;
 /** Document titles and other header lines that are not the merchant. */
