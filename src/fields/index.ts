@@ -20,7 +20,7 @@ import { findPayment } from './payment.js';
 import { findLineItems, findTaxLines } from './items.js';
 import { classifyNumbers, toFound } from './numbers.js';
 import { boxesForSpan } from './text.js';
-import { resolveMoney } from '../resolve/money.js';
+import { resolveMoney, resolveTaxAt } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
 import { roundConfidence } from '../resolve/confidence.js';
@@ -90,6 +90,20 @@ function placeSettlesCurrency(locale: Locale, currency: string): boolean {
     && locale.currencyCues?.own === currency && !knownFromSignsOnly(top, locale.currencyCues.symbolScore);
 }
 
+/**
+ * The document's tax weighed against `total`, a total another reading gave (read/combine.ts): the tax
+ * rules run on this document's lines with that total, its evidence ending `at-combined-total`.
+ */
+export function taxAtTotal(doc: Document, ctx: Pick<FieldContext, 'near' | 'language' | 'ranking'>, total: number): { tax: Located<number>; evidence: string[] } | undefined {
+  const locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
+  const moneyFacts = findMoney(doc, locale);
+  const taxModel = rankingModel('tax', ctx.ranking);
+  const chosen = resolveTaxAt(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(taxModel ? { taxModel } : {}) }, total);
+  const amounts = moneyFacts.candidates.filter((c) => c.amount.moneyLike).map((c) => c.amount);
+  const tax = moneyField(doc, chosen, documentCurrency(amounts, locale.currency || undefined));
+  return tax && chosen ? { tax, evidence: [...chosen.evidence, 'at-combined-total'] } : undefined;
+}
+
 /** Extracts every field of the contract from a Document. */
 export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
   const locale: Locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
@@ -118,6 +132,7 @@ export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
     ...(locale.countryCode ? { country: { code: locale.countryCode, confidence: locale.countryConfidence } } : {}),
     dayFirst: locale.dayFirst,
     warnings: [],
+    ...(money.total ? { taxWeighedAt: money.total.value } : {}),
   };
   const set = <K extends keyof FieldResults>(k: K, v: FieldResults[K] | undefined) => { if (v !== undefined) out[k] = v; };
   set('totalAmount', moneyField(doc, money.total, docCurrency));

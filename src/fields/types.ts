@@ -125,6 +125,12 @@ export interface FieldResults {
   warnings: string[];
   /** Why each field was chosen (evidence terms with their log-odds), for debugging and the bench. */
   evidence?: Record<string, string[]>;
+  /**
+   * The total the tax's rules were run with (they take the tax from it: "total less net", the tax line
+   * consistent with it): a later stage that replaces the total leaves it, and the readings' combining
+   * weighs the tax again (read/combine.ts taxesAtTotal). Absent: no total.
+   */
+  taxWeighedAt?: number;
 }
 
 /** What the finders know besides the document. */

@@ -65,25 +65,28 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
   const [dateA, dateB] = inOneOrder(fields, second);
   for (const k of opts.fields ?? COMBINED_FIELDS) {
-    const a = (k === 'date' ? dateA : fields[k]) as Located<unknown> | undefined;
-    const b = (k === 'date' ? dateB : second[k]) as Located<unknown> | undefined;
+    // the taxes after the totals: each weighed again against the combined total when its reading chose another
+    const [F, S] = k === 'taxAmount' ? taxesAtTotal(doc, fields, secondDoc, second, out.totalAmount?.value, opts.taxAt) : [fields, second];
+    if (F !== fields) out = withTaxOf(out, F);
+    const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
+    const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
     if (!b) continue;
     if (a && sameValue(a, b)) {
       const confidence = roundConfidence(Math.max(a.confidence, b.confidence, 1 - (1 - a.confidence) * (1 - b.confidence)));
-      out = { ...out, [k]: { ...a, confidence }, evidence: note(k, [...(fields.evidence?.[k] ?? []), `${tag}-agrees`]) };
+      out = { ...out, [k]: { ...a, confidence }, evidence: note(k, [...(F.evidence?.[k] ?? []), `${tag}-agrees`]) };
       continue;
     }
     // the same date read in the other day/month order: the reading whose page showed its country more surely decides
     const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
     const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
     if (a && (firstOrder || (!orderTie && b.confidence <= a.confidence))) {
-      out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(fields.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
+      out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(F.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
       continue;
     }
     const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
     if (lineIndex < 0) continue;
     const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
-    out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(second.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
+    out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(S.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }
   if (opts.fields) return out; // only the fields asked for
   out = currencyFromSecond(doc, out, secondDoc, second, tag, opts.hints ?? {});
@@ -140,8 +143,46 @@ export function inOneOrder(first: FieldResults, second: FieldResults): [Located<
 export interface CombineOptions {
   /** Only these of COMBINED_FIELDS are weighed (no name, no items); default: all of them, the name and the items. */
   fields?: readonly Key[];
+  /** A reading's tax weighed against another total (fields/index.ts taxAtTotal); without it each reading's tax stays as read. */
+  taxAt?: TaxAt;
   /** The caller's `near` and `language` options, for the currency counted on both readings. */
   hints?: LocaleHints;
+}
+
+/** A document's tax and its evidence, its tax rules run with `total` (undefined: none is found). */
+export type TaxAt = (doc: Document, total: number) => { tax: Located<number>; evidence: string[] } | undefined;
+
+/**
+ * The two readings with their taxes weighed against the combined total `total`: a reading whose tax
+ * was weighed against another total (or none; FieldResults.taxWeighedAt: a second look or a confirming
+ * pass may have replaced the total since) has its tax found again with this one (`taxAt`). The tax rules take the
+ * tax from the total ("total less net", the tax consistent with it), so a tax a reading derived from
+ * its lost total is not kept beside the other reading's ("$43 67" read as 43.00 gave 43.00 - 41.10).
+ */
+function taxesAtTotal(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, total: number | undefined, taxAt: TaxAt | undefined): [FieldResults, FieldResults] {
+  if (!taxAt || total === undefined) return [fields, second];
+  return [taxWeighedAgain(doc, fields, total, taxAt), taxWeighedAgain(secondDoc, second, total, taxAt)];
+}
+
+/**
+ * A reading's fields with its tax found again at `total` (default: its own total) when it was weighed
+ * against another (FieldResults.taxWeighedAt), by `taxAt`: none when its rules find none at that total.
+ * The thorough reading's last step for a page no second reading was combined with.
+ */
+export function taxWeighedAgain(doc: Document, f: FieldResults, total: number | undefined, taxAt: TaxAt): FieldResults {
+  if (total === undefined || f.taxWeighedAt === total) return f;
+  const r = taxAt(doc, total);
+  const { taxAmount: _tax, ...rest } = f;
+  const { taxAmount: _terms, ...evidence } = f.evidence ?? {};
+  return r ? { ...f, taxAmount: r.tax, taxWeighedAt: total, evidence: { ...evidence, taxAmount: r.evidence } } : { ...rest, taxWeighedAt: total, evidence };
+}
+
+/** `out` with the tax (and its evidence) of `f`, or none when `f` has none. */
+function withTaxOf(out: FieldResults, f: FieldResults): FieldResults {
+  const { taxAmount: _tax, ...rest } = out;
+  const { taxAmount: _terms, ...evidence } = out.evidence ?? {};
+  const weighed = f.taxWeighedAt !== undefined ? { taxWeighedAt: f.taxWeighedAt } : {};
+  return f.taxAmount ? { ...out, ...weighed, taxAmount: f.taxAmount, evidence: { ...evidence, ...(f.evidence?.taxAmount ? { taxAmount: f.evidence.taxAmount } : {}) } } : { ...rest, ...weighed, evidence };
 }
 
 /** The extraction options that inform the locale (inferLocale's hints). */

@@ -20,7 +20,7 @@ import type { RasterPage } from '../input/types.js';
 import type { Box, Document, Line, Word } from '../document/types.js';
 import { buildDocument, lineFromWords } from '../document/geometry.js';
 import { linesFromWords } from '../document/layout.js';
-import { extractFields } from '../fields/index.js';
+import { extractFields, taxAtTotal } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { capUnsettledOrder, combineReadings } from './combine.js';
 import { REREAD_HEIGHTS, secondLookDate, secondLookItems, withLine } from './second-look.js';
@@ -173,7 +173,7 @@ async function readTail(f: Fast, doc: Document, fields: FieldResults): Promise<F
     const lines = whole.grouped ? whole.lines.map((l) => lineFromWords(l.map(f.toOriginal))) : linesFromWords(whole.lines.flat().map(f.toOriginal));
     const docT = buildDocument([{ ...f.meta, lines }]);
     const fieldsT = f.clock.timeSync('fields', () => extractFields(docT, f.ctx.fields));
-    return combineReadings(doc, fields, docT, fieldsT, 'second-reader', { hints: f.ctx.fields });
+    return combineReadings(doc, fields, docT, fieldsT, 'second-reader', { hints: f.ctx.fields, taxAt: (d, total) => taxAtTotal(d, f.ctx.fields, total) });
   } catch (e) {
     if (signal.aborted) throw e;
     return fields;

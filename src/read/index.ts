@@ -12,7 +12,7 @@ import type { LoadedInput, RasterPage, TextPage } from '../input/types.js';
 import type { Document, Line, Page, Word, Box } from '../document/types.js';
 import { buildDocument, overlapShare } from '../document/geometry.js';
 import { linesFromWords, pageFromText } from '../document/layout.js';
-import { extractFields } from '../fields/index.js';
+import { extractFields, taxAtTotal } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
@@ -25,7 +25,8 @@ import type { RecognizeOptions } from './whole-page.js';
 import { countryLanguage } from '../ocr/languages.js';
 import { textRegion } from './region.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems, secondLookTotal } from './second-look.js';
-import { capUnsettledOrder, combineReadings, readersAgree, swappedOrder } from './combine.js';
+import { capUnsettledOrder, combineReadings, readersAgree, swappedOrder, taxWeighedAgain } from './combine.js';
+import type { TaxAt } from './combine.js';
 import { readImageFast } from './fast.js';
 import { StageClock } from './clock.js';
 import { PageBudget, readsAsNoise } from './budget.js';
@@ -245,7 +246,7 @@ async function readInOwnLanguage(t: Thorough): Promise<void> {
   if (!t.image || !t.own || !t.budget.allows(`read:${t.own}`, 'whole', true)) return;
   try {
     t.ownReading = await readAgain(t, t.image, { languages: [t.own] }, `read:tesseract:${t.own}`);
-    t.fields = combineReadings(t.document, t.fields, t.ownReading.doc, t.ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'] });
+    t.fields = combineReadings(t.document, t.fields, t.ownReading.doc, t.ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'], taxAt: (d, total) => taxAtTotal(d, t.ctx.fields, total) });
   } catch (e) {
     if (t.signal.aborted) throw e;
     t.warnings.push(`the page was not read again in ${t.own}: ${e instanceof Error ? e.message : String(e)}`);
@@ -389,7 +390,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
   if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)
-  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields });
+  const taxAt: TaxAt = (d, total) => taxAtTotal(d, ctx.fields, total);
+  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields, taxAt });
+  // a total the second looks or passes replaced, with no second reading to weigh it: the tax found at it
+  t.fields = taxWeighedAgain(document, t.fields, t.fields.totalAmount?.value, taxAt);
   t.fields = capUnsettledOrder(t.fields);
   const spent = budget.warning();
   if (spent) warnings.push(spent);

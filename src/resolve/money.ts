@@ -16,7 +16,7 @@ import { FIELD_RULES } from './money/fields.js';
 import { firstHit, pickContext } from './money/pick.js';
 import { chooseTax, taxCandidates } from './money/tax.js';
 import { chooseTotal } from './money/total.js';
-import type { MoneyResolution } from './money/types.js';
+import type { ChosenAmount, MoneyResolution } from './money/types.js';
 import type { RankModel } from './field-model.js';
 import { tapCandidates } from './model.js';
 
@@ -38,6 +38,14 @@ export function resolveMoney(facts: MoneyFacts, opts: { wholeCurrency: boolean; 
     if (hit) out[field] = hit;
   }
   return out;
+}
+
+/**
+ * The tax of the same facts weighed against a total chosen elsewhere (another reading's, when the
+ * readings' totals differ): the tax rules run with that total, as resolveMoney runs them with its own.
+ */
+export function resolveTaxAt(facts: MoneyFacts, opts: { wholeCurrency: boolean; lineCount: number; taxModel?: RankModel }, total: number): ChosenAmount | undefined {
+  return chooseTax(pickContext(moneyContext(facts, opts), total), opts.taxModel);
 }
 
 export type { Amount };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
-import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP } from '../../src/read/combine.js';
+import { extractFields, taxAtTotal } from '../../src/fields/index.js';
+import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP, taxWeighedAgain } from '../../src/read/combine.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../../src/resolve/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
@@ -125,5 +125,31 @@ describe('a day/month order nothing settles', () => {
     expect(a.fields.evidence?.date).not.toContain('order-unsettled');
     const raised = { ...a.fields, date: { ...a.fields.date!, confidence: 0.95 } };
     expect(capUnsettledOrder(raised).date!.confidence).toBe(0.95);
+  });
+});
+
+describe('the tax weighed against the combined total', () => {
+  const taxAt = (d: Parameters<typeof taxAtTotal>[0], total: number) => taxAtTotal(d, ctx, total);
+  it('a tax the first reading took from its misread total is found again at the total the readings chose', () => {
+    // the first reading read "$43 67" as 43.00: its tax was 43.00 - 41.10; the second reads the total right
+    const a = read([...HEAD, 'Polish 41.10', 'Subtotal $41.10', 'Tax 6.25% Tax +$257', 'RECEIPT TOTAL $43 67']);
+    const b = read([...HEAD, 'Polish 41.10', 'Subtotal $41.10', 'RECEIPT TOTAL $43.67', 'TOTAL PAID $43.67']);
+    expect(a.fields.taxWeighedAt).not.toBe(43.67);
+    expect(a.fields.taxAmount?.value).not.toBe(2.57);
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { taxAt });
+    expect(out.totalAmount?.value).toBe(43.67);
+    expect(out.taxAmount?.value).toBe(2.57);
+    expect(out.taxWeighedAt).toBe(43.67);
+    expect(out.evidence?.taxAmount).toContain('at-combined-total');
+    // without taxAt each reading's tax stays as read
+    expect(combineReadings(a.doc, a.fields, b.doc, b.fields).taxAmount?.value).toBe(a.fields.taxAmount?.value);
+  });
+
+  it('a total replaced after the reading (a second look) has its tax found again by taxWeighedAgain', () => {
+    const a = read([...HEAD, 'Polish 41.10', 'Subtotal $41.10', 'Tax 6.25% Tax +$257', 'RECEIPT TOTAL $43 67']);
+    const replaced = { ...a.fields, totalAmount: { ...a.fields.totalAmount!, value: 43.67 } };
+    expect(taxWeighedAgain(a.doc, replaced, 43.67, taxAt).taxAmount?.value).toBe(2.57);
+    // a tax weighed at the total it has is left as it is
+    expect(taxWeighedAgain(a.doc, a.fields, a.fields.taxWeighedAt, taxAt)).toBe(a.fields);
   });
 });
