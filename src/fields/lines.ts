@@ -124,8 +124,25 @@ export function keywordHits(text: string): { canon: string; hits: KeywordHit[] }
 /** Roles whose label names one value only; later amounts on the line go back to the label before it. */
 const CLAIMS_ONE: ReadonlySet<AmountRole> = new Set(['quantity', 'unitPrice', 'info', 'points']);
 
+/** Roles whose label may follow its amount at the start of a line ("R35.42 V.A.T Included @ 14%", "1.64 Food BTW 6% 28.95"). */
+const LABEL_AFTER_ROLES: ReadonlySet<string> = new Set(['tax', 'taxIncluded', 'subtotal']);
+/** ...when the label starts at most this many characters after the amount (one short word between). */
+const LABEL_AFTER_GAP = 12;
+
+/**
+ * The label of a line's first amount printed ahead of it: the amount opens the line (a currency sign
+ * before it at most), money with its cents, and a tax or net label follows within LABEL_AFTER_GAP
+ * characters, as tills that print the amount first do ("R252.98 Total Excl", "6.00 VAT TTL 40.50").
+ */
+function labelAfter(hits: KeywordHit[], a: Amount): KeywordHit | undefined {
+  if (!a.moneyLike || a.percent || a.start > 2 || !/[.,]\d{2}$/.test(a.text)) return undefined;
+  return hits.find((h) => h.start >= a.end && h.start - a.end <= LABEL_AFTER_GAP && LABEL_AFTER_ROLES.has(h.role));
+}
+
 function labelFor(hits: KeywordHit[], amounts: Amount[], idx: number): AmountLabel | undefined {
   const a = amounts[idx]!;
+  const after = idx === 0 ? labelAfter(hits, a) : undefined;
+  if (after) return { role: after.role, strength: after.strength, final: after.final, keyword: after.keyword, fuzzy: after.fuzzy, fromLineAbove: false };
   // the label starts before the amount (a currency word such as RM may be part of both)
   const before = hits.filter((h) => h.start < a.start && h.end <= a.end && h.role !== 'qualifier');
   for (let k = before.length - 1; k >= 0; k--) {

@@ -29,3 +29,24 @@ describe('tax lines read with OCR slips', () => {
     expect(r.taxAmount?.value).toBe(1.87);
   });
 });
+
+describe('tax lines as tills print them', () => {
+  it('total less net is the tax less the service charge printed between them', () => {
+    const r = fields(['THE BLUE GINGER', '1 Fish Head $29.30', 'SUBTOTAL $87.30', 'SV CHG 10% $8.73', 'BST TL $6.72', 'TOTAL $102.75']);
+    expect(r.taxAmount?.value).toBe(6.72);
+    expect(r.evidence?.taxAmount).toContain('total-minus-net-and-service');
+  });
+  it('with no service charge total less net stays the tax', () => {
+    const r = fields(['CAFE', 'Food 28.95', 'Amt Due €28.95', 'NET TTL 27.31', 'SERVICE NOT INCLUDED']);
+    expect(r.taxAmount?.value).toBe(1.64);
+  });
+  it('reads an amount printed before its tax label ("R35.42 V.A.T Included @ 14%")', () => {
+    const r = fields(['MIMMOS', '1 Chicken Alfredo R89.90', 'Total : R288.40', 'R35.42 V.A.T Included @ 14%', 'R252.98 Total Excl']);
+    expect(r.taxAmount?.value).toBe(35.42);
+    expect(r.subtotalAmount?.value).toBe(252.98);
+  });
+  it('a line starting with its price takes a tax label only close after it', () => {
+    expect(fields(['SHOP', '0.50 VAT', 'TOTAL 10.50']).taxAmount?.value).toBe(0.5);
+    expect(fields(['SHOP', '0.50 PAPER BAG FEE WITH VAT', 'TOTAL 10.50']).taxAmount).toBeUndefined();
+  });
+});

@@ -16,8 +16,10 @@ export interface PickContext {
   taxes: MoneyCandidate[];
   /** Subtotal and tax-base lines up to 1.5 times the total. */
   subtotals: MoneyCandidate[];
-  /** The parts, with or without one rounding line and less one discount, make the total. */
+  /** The parts, with or without one rounding line, less one discount and plus one service charge, make the total. */
   sumsTo: (parts: number[]) => boolean;
+  /** The service charges printed ("SVC CHG 10% 8.73"), positive, below the total. */
+  services: number[];
   /** Filled by the tax rules: the tax line consistent with the total (computed once). */
   taxPick?: { chosen?: ChosenAmount };
 }
@@ -42,8 +44,9 @@ export function pickContext(ctx: MoneyContext, total: number | undefined): PickC
   const subtotals = by('subtotal', 'taxBase').filter((c) => c.amount.value > 0 && (total === undefined || c.amount.value <= total * 1.5));
   const roundV = ctx.roundingCands.map((r) => r.amount.value);
   const discV = by('discount').map((d) => Math.abs(d.amount.value));
-  const sumsTo = (parts: number[]) => total !== undefined && [0, ...roundV].some((r) => [0, ...discV].some((d) => eq(parts.reduce((a, b) => a + b, 0) + r - d, total)));
-  return { ctx, ...(total !== undefined ? { total } : {}), taxes, subtotals, sumsTo };
+  const services = [...new Set(by('service').filter((c) => c.amount.moneyLike && c.amount.value > 0 && (total === undefined || c.amount.value < total)).map((c) => c.amount.value))];
+  const sumsTo = (parts: number[]) => total !== undefined && [0, ...roundV].some((r) => [0, ...discV].some((d) => [0, ...services].some((s) => eq(parts.reduce((a, b) => a + b, 0) + r - d + s, total))));
+  return { ctx, ...(total !== undefined ? { total } : {}), taxes, subtotals, sumsTo, services };
 }
 
 /** The first reading of the list that `test` finds consistent with the total, else the last printed amount. */
