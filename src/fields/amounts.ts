@@ -142,7 +142,13 @@ function tableLines(lines: LineFacts[], i: number): number[] {
   return rows;
 }
 
-/** Header table: under a summary header ("GST SUMMARY", "TAX CODE", "DPP ... PPN"), the rows of two or three amounts whose tax is not above the net (net, tax, gross in whatever order they add up). */
+/**
+ * A row's tax is at most this share of its net (the highest VAT rate is 27 %): two amounts further apart
+ * are another pair of the table's columns ("Total 122.10 HT 106.82" under "TVA% Total HT Tva").
+ */
+export const MAX_TAX_SHARE = 0.3;
+
+/** Header table: under a summary header ("GST SUMMARY", "TAX CODE", "DPP ... PPN"), the rows of two or three amounts whose tax is at most MAX_TAX_SHARE of the net and whose gross is not below it (net, tax, gross in whatever order they add up). */
 function headerTableRows(lines: LineFacts[]): FoundRow[] {
   const out: FoundRow[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -151,7 +157,8 @@ function headerTableRows(lines: LineFacts[]): FoundRow[] {
       const money = rowMoney(lines[j]!);
       const vals = money.map((a) => (a.moneyLike ? a.value : a.alternatives[0]!));
       const [net, tax, gross] = vals.length >= 3 ? netTaxGross(vals.slice(-3) as [number, number, number]) : [vals[0]!, vals[1]!, undefined];
-      if (tax > net) continue;
+      // a gross below its net: the amounts are not this row's three ("Tot 122.10 106.82 15.28" read "124 122.10 ...", 124,122.10)
+      if (tax > net * MAX_TAX_SHARE || (gross !== undefined && gross < net)) continue;
       out.push({ at: j, row: summaryRow(lines[j]!, net, tax, gross, money) });
     }
   }

@@ -50,3 +50,19 @@ describe('tax lines as tills print them', () => {
     expect(fields(['SHOP', '0.50 PAPER BAG FEE WITH VAT', 'TOTAL 10.50']).taxAmount).toBeUndefined();
   });
 });
+
+describe('tax summary tables', () => {
+  const table = ['PASTA DIVINA', '1 Caprese 12.50', 'Tot Euro 122.10', 'TVA% Total HT Tva', '21% 33.00 27.27 5.73', '12% 89.10 79.55 9.55'];
+  it('the rows add up to the total: their taxes are the tax', () => {
+    const r = fields([...table, 'Tot 122.10 106.82 15.28']);
+    expect(r.taxAmount?.value).toBe(15.28);
+  });
+  it('a row whose amounts ran together ("124 122.10": 124,122.10) is no row: its gross would be below its net', () => {
+    const r = fields([...table, '124 122.10 106.82 15.28']);
+    expect(r.taxAmount?.value).toBe(15.28);
+  });
+  it('two amounts too far apart for a tax are not a net and its tax', () => {
+    const r = fields(['SHOP', 'ITEM 10.00', 'TOTAL 10.00', 'GST SUMMARY', 'TOTAL 10.00 NET 5.00']);
+    expect(r.taxAmount).toBeUndefined();
+  });
+});
