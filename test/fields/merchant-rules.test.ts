@@ -316,3 +316,10 @@ describe('a line a reader ran together (PaddleOCR\'s spacing)', () => {
     expect(termsOf(candidate(['PAY BY CASH ONLY', 'FIVE STAR', 'TOTAL 45.00'], 'PAY BY CASH ONLY'))).toContain('not-a-name');
   });
 });
+
+describe('promotions above the receipt', () => {
+  it('a prize draw or a survey line is no name', () => {
+    expect(termsOf(candidate(['Win 1 of 5 prizes of 200', 'Supermarket Ltd', 'TOTAL 5.00'], 'Win 1 of 5 prizes of 200'))).toContain('not-a-name');
+    expect(nameOf(['Win 1 of 5 prizes of 200', 'Supermarket Ltd', 'TOTAL 5.00'])).toBe('Supermarket Ltd');
+  });
+});

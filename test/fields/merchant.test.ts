@@ -63,6 +63,11 @@ describe('merchant name', () => {
 });
 
 describe('merchant address', () => {
+  it('ends before a numbered label line under the postcode ("PREPAY CHIT NUMBER", "ID. NO : 0001...")', () => {
+    const head = ['BHPETROL PERMAS JAYA 2', 'LOT PTD 101051', 'Jalan Permas 10/10', '81750 Masai, Johor'];
+    expect(fields([...head, 'PREPAY CHIT NUMBER', 'TOTAL 50.00'].join('\n')).merchantAddress?.value).toBe('LOT PTD 101051, Jalan Permas 10/10, 81750 Masai, Johor');
+    expect(fields([...head, 'GSD ID NO : 000181747712', 'TOTAL 50.00'].join('\n')).merchantAddress?.value).toBe('LOT PTD 101051, Jalan Permas 10/10, 81750 Masai, Johor');
+  });
   it('takes the block under the name up to the phone line and splits it', () => {
     const r = fields(MY_RECEIPT);
     expect(r.merchantAddress?.value).toBe('LOT 1851-A & 1851-B, JALAN KPB 6, KAWASAN PERINDUSTRIAN BALAKONG, 43300 SERI KEMBANGAN, SELANGOR');
