@@ -125,7 +125,7 @@ export function keywordHits(text: string): { canon: string; hits: KeywordHit[] }
 const CLAIMS_ONE: ReadonlySet<AmountRole> = new Set(['quantity', 'unitPrice', 'info', 'points']);
 
 /** Roles whose label may follow its amount at the start of a line ("R35.42 V.A.T Included @ 14%", "1.64 Food BTW 6% 28.95"). */
-const LABEL_AFTER_ROLES: ReadonlySet<string> = new Set(['tax', 'taxIncluded', 'subtotal']);
+const LABEL_AFTER_ROLES: ReadonlySet<AmountRole> = new Set(['tax', 'taxIncluded', 'subtotal']);
 /** ...when the label starts at most this many characters after the amount (one short word between). */
 const LABEL_AFTER_GAP = 12;
 

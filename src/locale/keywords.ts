@@ -152,7 +152,6 @@ export function canonicalWord(token: string): string {
     }
     if (best) out = best;
   }
-  if (canonCache.size > 20000) canonCache.clear();
   // bounded: a long run sees ever new tokens (OCR noise); the cache must not grow with them
   if (canonCache.size >= CANON_CACHE_MAX) canonCache.clear();
   canonCache.set(token, out);

@@ -155,9 +155,9 @@ export type TaxAt = (doc: Document, total: number) => { tax: Located<number>; ev
 /**
  * The two readings with their taxes weighed against the combined total `total`: a reading whose tax
  * was weighed against another total (or none; FieldResults.taxWeighedAt: a second look or a confirming
- * pass may have replaced the total since) has its tax found again with this one (`taxAt`). The tax rules take the
- * tax from the total ("total less net", the tax consistent with it), so a tax a reading derived from
- * its lost total is not kept beside the other reading's ("$43 67" read as 43.00 gave 43.00 - 41.10).
+ * pass may have replaced the total since) has its tax found again with this one (`taxAt`). The tax
+ * rules take the tax from the total ("total less net", the tax consistent with it), so a tax a reading
+ * derived from its misread total is not kept ("$43 67" read as 43.00 gave 43.00 - 41.10).
  */
 function taxesAtTotal(doc: Document, fields: FieldResults, secondDoc: Document, second: FieldResults, total: number | undefined, taxAt: TaxAt | undefined): [FieldResults, FieldResults] {
   if (!taxAt || total === undefined) return [fields, second];
@@ -165,9 +165,9 @@ function taxesAtTotal(doc: Document, fields: FieldResults, secondDoc: Document, 
 }
 
 /**
- * A reading's fields with its tax found again at `total` (default: its own total) when it was weighed
- * against another (FieldResults.taxWeighedAt), by `taxAt`: none when its rules find none at that total.
- * The thorough reading's last step for a page no second reading was combined with.
+ * A reading's fields with its tax found again at `total` by `taxAt` when it was weighed against another
+ * total (FieldResults.taxWeighedAt): no tax when its rules find none at that total; unchanged when
+ * `total` is undefined. Also the thorough reading's last step (a page no second reading was combined with).
  */
 export function taxWeighedAgain(doc: Document, f: FieldResults, total: number | undefined, taxAt: TaxAt): FieldResults {
   if (total === undefined || f.taxWeighedAt === total) return f;

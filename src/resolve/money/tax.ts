@@ -107,13 +107,13 @@ function taxSummary(pc: PickContext): ChosenAmount | undefined {
 /** The total of a decimal currency, for the rules that take the tax from it (none for whole currencies). */
 const decimalTotal = (pc: PickContext): number | undefined => (pc.ctx.opts.wholeCurrency ? undefined : pc.total);
 
-// less a service charge printed between net and total ("SUBTOTAL 87.30 / SV CHG 10% 8.73 / TOTAL
-// 102.75": 6.72, not the 15.45 of service and tax together)
 /** "Total (excl. GST) 26.40" and "Total (inc. GST) 27.98": the tax is the difference (less a service charge), at a usual rate. */
 function totalMinusNet(pc: PickContext): ChosenAmount | undefined {
   const total = decimalTotal(pc);
   if (total === undefined) return undefined;
   for (const sc of pc.subtotals) {
+    // a service charge printed between net and total first ("SUBTOTAL 87.30 / SV CHG 10% 8.73 / TOTAL
+    // 102.75": 6.72, not the 15.45 of service and tax together)
     for (const s of [...pc.services, 0]) {
       const d = cents(total - sc.amount.value - s);
       if (d > 0 && sc.amount.moneyLike && plausibleIncludedTax(d, total - s)) return { value: d, confidence: 0.6, source: sc, keyword: sc.label?.keyword ?? '-', evidence: [s ? 'total-minus-net-and-service' : 'total-minus-net'] };
