@@ -7,6 +7,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { DET_BOX_SCORE, PaddleReader, boxesFromMap, decode, paddleModelFiles } from '../src/ocr/paddle.js';
 import { createEngine } from '../src/engine.js';
+import { SECOND_READER_SMALL_BELOW, SECOND_READER_UPSCALE, secondReaderScale } from '../src/read/index.js';
+import { scaleGray } from '../src/ocr/preprocess.js';
 
 const FIX = path.resolve(__dirname, '../fixtures');
 
@@ -104,6 +106,19 @@ describe('reading a page', () => {
     const label = words.filter((w) => /^TOTAL/i.test(w.text)).find((w) => Math.abs((w.box.y0 + w.box.y1) / 2 - (total.box.y0 + total.box.y1) / 2) < 15);
     expect(label).toBeDefined();
     expect(label!.box.x1).toBeLessThan(total.box.x0);
+  }, 60_000);
+
+  it('a page a few hundred pixels long is read enlarged: the detector finds its small text (secondReaderScale)', async () => {
+    expect(secondReaderScale({ width: 250, height: 180 })).toBe(SECOND_READER_UPSCALE);
+    expect(secondReaderScale({ width: 300, height: SECOND_READER_SMALL_BELOW })).toBe(1);
+    // the fixture at 250 px: as it is, the date breaks apart ("D AT E: 12 /03 /2 62 4"); twice the size reads it
+    const { data, info } = await sharp(path.join(FIX, 'receipt-en-simple.png')).resize(250, 250, { fit: 'inside' }).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const img = { gray: data, width: info.width, height: info.height };
+    const textOf = async (g: typeof img) => (await reader.readPage(g)).lines.flat().map((w) => w.text).join(' ');
+    expect(await textOf(img)).not.toContain('12/03/2024');
+    const enlarged = await textOf(await scaleGray(img, secondReaderScale(img)));
+    expect(enlarged).toContain('12/03/2024');
+    expect(enlarged).toContain('29.05');
   }, 60_000);
 
   it('without its models it rejects with the reason, every time, quickly', async () => {

@@ -224,8 +224,13 @@ async function enlargeSmallPage(img: GrayImage, scaling: OcrScaling): Promise<Gr
   if (k < SMALL_PAGE_MIN_UPSCALE) return img;
   const charSize = textDirection(await analysisCopy(img, AXIS_ANALYSIS_LONG_SIDE)).charSize * long / AXIS_ANALYSIS_LONG_SIDE;
   if (!(charSize > 0 && charSize < SMALL_TEXT_BELOW)) return img;
+  return scaleGray(img, k);
+}
+
+/** A grey image enlarged (or reduced) `k` times (lanczos3). */
+export async function scaleGray(img: GrayImage, k: number): Promise<GrayImage> {
   const { data, info } = await sharp(img.gray, { raw: { width: img.width, height: img.height, channels: 1 }, limitInputPixels: img.width * img.height + 1 })
-    .resize({ width: Math.round(img.width * k), height: Math.round(img.height * k), fit: 'fill', kernel: 'lanczos3' })
+    .resize({ width: Math.max(1, Math.round(img.width * k)), height: Math.max(1, Math.round(img.height * k)), fit: 'fill', kernel: 'lanczos3' })
     .raw().toBuffer({ resolveWithObject: true });
   return firstChannel(data, info);
 }

@@ -15,7 +15,7 @@ import { linesFromWords, pageFromText } from '../document/layout.js';
 import { extractFields, taxAtTotal } from '../fields/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
-import { DEFAULT_SCALING, rotateGray } from '../ocr/preprocess.js';
+import { DEFAULT_SCALING, rotateGray, scaleGray } from '../ocr/preprocess.js';
 import { readingQuality, textAxis, textIsVertical } from '../ocr/orientation.js';
 import type { TextAxis } from '../ocr/orientation.js';
 import type { Rotation } from '../ocr/preprocess.js';
@@ -79,13 +79,33 @@ function wrapUnexpected(e: unknown, message: string): ReceiptKitError {
   return new ReceiptKitError('UNREADABLE_FILE', `${message}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }
 
-/** The second reading of the thorough way: PaddleOCR on the plain working image at a known rotation. */
+/**
+ * A page whose plain working image is under this on its long side is read by the second reader enlarged
+ * SECOND_READER_UPSCALE times: PaddleOCR's detector misses text a few pixels high (a 250x250 photo of a
+ * Shell receipt gave 5 lines, "VELCONE"; at 500 px, 20 with "Shell Canada" and the date). Measured on
+ * the corpus's images under 1000 px (bench/OCR.md): enlarged, the labelled values present in PaddleOCR's
+ * text rose (WildReceipt dates 50 -> 55 of 58), but whole extractions changed both ways from 450 px up
+ * (2 fixed, 10 broken, 4 of them totals) and only gained under 400 px (ww034 date and currency, ww132
+ * tax and name; nothing broken among the 14 such images).
+ */
+export const SECOND_READER_SMALL_BELOW = 400;
+export const SECOND_READER_UPSCALE = 2;
+
+/** The factor the second reader enlarges an image by (1: read as it is). */
+export function secondReaderScale(img: { width: number; height: number }): number {
+  return Math.max(img.width, img.height) < SECOND_READER_SMALL_BELOW ? SECOND_READER_UPSCALE : 1;
+}
+
+/** The second reading of the thorough way: PaddleOCR on the plain working image at a known rotation (a small one enlarged: secondReaderScale). */
 async function readSecond(readers: Readers, page: RasterPage, rotation: Rotation, signal: AbortSignal) {
   if (!readers.paddle) throw new Error('the second reader is off');
   const work = await readers.tesseract.working(page, DEFAULT_SCALING, false);
   const upright = rotateGray(work, rotation);
-  const found = (await readers.paddle.readPage(upright, { signal })).lines.flat();
+  const k = secondReaderScale(upright);
+  const read = (await readers.paddle.readPage(k > 1 ? await scaleGray(upright, k) : upright, { signal })).lines.flat();
   if (signal.aborted) throw new ReceiptKitError('TIMEOUT', 'extraction was aborted');
+  // boxes back in the upright working image's pixels
+  const found = k > 1 ? read.map((w) => ({ ...w, box: { x0: w.box.x0 / k, y0: w.box.y0 / k, x1: w.box.x1 / k, y1: w.box.y1 / k } })) : read;
   return toPage(page, work, { rotation, width: upright.width, height: upright.height, lines: [found] }, (groups) => linesFromWords(groups.flat()));
 }
 
