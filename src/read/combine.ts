@@ -126,14 +126,17 @@ function swapDayMonth(iso: string): string | undefined {
  * The two readings' dates in one day/month order: a reading that read its page's country less surely
  * (and so read "12/05/2017" in the other order) has its date, when both orders allow it, read in the
  * order of the surer one (a PaddleOCR reading without the "ABN" line read an Australian date
- * month-first). The dates are then weighed as usual.
+ * month-first), also when the surer reading read no date (PaddleOCR ran "NEW YORK, NEW YORK 10012"
+ * together and read "3/1/2018" day-first; tesseract read the address, not the date). The dates are
+ * then weighed as usual.
  */
 export function inOneOrder(first: FieldResults, second: FieldResults): [Located<string> | undefined, Located<string> | undefined] {
   const a = first.date, b = second.date;
-  if (!a || !b || first.dayFirst === undefined || second.dayFirst === undefined || first.dayFirst === second.dayFirst) return [a, b];
+  if ((!a && !b) || first.dayFirst === undefined || second.dayFirst === undefined || first.dayFirst === second.dayFirst) return [a, b];
   const ca = first.country?.confidence ?? 0, cb = second.country?.confidence ?? 0;
   if (ca === cb) return [a, b];
   const [sure, other, otherFields] = ca > cb ? [a, b, second] : [b, a, first];
+  if (!other) return [a, b];
   const swapped = orderOpen(otherFields) ? swapDayMonth(other.value) : undefined;
   if (!swapped || swapped === other.value) return [a, b];
   const turned = { ...other, value: swapped };

@@ -102,6 +102,16 @@ describe('two readings of one date in different day/month orders', () => {
     expect(b?.value.slice(0, 10)).toBe('2017-05-12');
     expect(combineReadings(lost.doc, lost.fields, au.doc, au.fields).date?.value.slice(0, 10)).toBe('2017-05-12');
   });
+  it('the surer reading\'s order also when it read no date itself', () => {
+    // tesseract read the New York address but not the date; PaddleOCR read the date, its address run together
+    const us = read(['SUPREME NY', '274 LAFAYETTE STREET', 'NEW YORK, NEW YORK 10012', 'RECEIPT TOTAL: 105.42']);
+    const glued = read(['3/1/2018 5:22:49 PM', 'SUPREMENY', 'NEWYORKNEWYORK10012', 'RECEIPT TOTAL 105.42']);
+    expect(us.fields.date).toBeUndefined();
+    expect(us.fields.dayFirst).toBe(false);
+    expect(glued.fields.date?.value.slice(0, 10)).toBe('2018-01-03');
+    expect(inOneOrder(us.fields, glued.fields)[1]?.value.slice(0, 10)).toBe('2018-03-01');
+    expect(combineReadings(us.doc, us.fields, glued.doc, glued.fields).date?.value.slice(0, 10)).toBe('2018-03-01');
+  });
   it('a date only one order allows, or readings in one order, stay as read', () => {
     const late = read(['BURGER', 'AN:8360012873', 'Date: 12/25/2017 12:40', 'Total $17.90']);
     expect(inOneOrder(au.fields, late.fields)[1]?.value).toBe(late.fields.date?.value);
