@@ -67,7 +67,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   for (const k of opts.fields ?? COMBINED_FIELDS) {
     // the taxes after the totals: each weighed again against the combined total when its reading chose another
     const [F, S] = k === 'taxAmount' ? taxesAtTotal(doc, fields, secondDoc, second, out.totalAmount?.value, opts.taxAt) : [fields, second];
-    if (F !== fields) out = withTaxOf(out, F);
+    if (F !== fields) out = withTax(out, F.taxAmount, F.evidence?.taxAmount, F.taxWeighedAt);
     const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
     if (!b) continue;
@@ -175,17 +175,14 @@ function taxesAtTotal(doc: Document, fields: FieldResults, secondDoc: Document, 
 export function taxWeighedAgain(doc: Document, f: FieldResults, total: number | undefined, taxAt: TaxAt): FieldResults {
   if (total === undefined || f.taxWeighedAt === total) return f;
   const r = taxAt(doc, total);
-  const { taxAmount: _tax, ...rest } = f;
-  const { taxAmount: _terms, ...evidence } = f.evidence ?? {};
-  return r ? { ...f, taxAmount: r.tax, taxWeighedAt: total, evidence: { ...evidence, taxAmount: r.evidence } } : { ...rest, taxWeighedAt: total, evidence };
+  return withTax(f, r?.tax, r?.evidence, total);
 }
 
-/** `out` with the tax (and its evidence) of `f`, or none when `f` has none. */
-function withTaxOf(out: FieldResults, f: FieldResults): FieldResults {
-  const { taxAmount: _tax, ...rest } = out;
-  const { taxAmount: _terms, ...evidence } = out.evidence ?? {};
-  const weighed = f.taxWeighedAt !== undefined ? { taxWeighedAt: f.taxWeighedAt } : {};
-  return f.taxAmount ? { ...out, ...weighed, taxAmount: f.taxAmount, evidence: { ...evidence, ...(f.evidence?.taxAmount ? { taxAmount: f.evidence.taxAmount } : {}) } } : { ...rest, ...weighed, evidence };
+/** `f` with its tax, the tax's evidence and the total it was weighed at replaced (each left out when undefined). */
+function withTax(f: FieldResults, tax: Located<number> | undefined, terms: string[] | undefined, weighedAt: number | undefined): FieldResults {
+  const { taxAmount: _tax, taxWeighedAt: _at, ...rest } = f;
+  const { taxAmount: _terms, ...evidence } = f.evidence ?? {};
+  return { ...rest, ...(tax ? { taxAmount: tax } : {}), ...(weighedAt !== undefined ? { taxWeighedAt: weighedAt } : {}), evidence: { ...evidence, ...(terms ? { taxAmount: terms } : {}) } };
 }
 
 /** The extraction options that inform the locale (inferLocale's hints). */
