@@ -1,5 +1,5 @@
 #!/usr/bin/env sh
-# The short set of tests on each other supported Node.js (README "Node.js versions"): the packed tarball
+# The short set of tests on each other supported Node.js (docs/install.md "Node.js versions"): the packed tarball
 # installed into a fresh app (CLI, ESM with a store file, CommonJS), end to end with real OCR, the
 # store, the CLI and batch mode, whole-process behaviour and silence. The full suite runs on one version
 # (`npm test`, Node 24 where the system Node is unsupported); these run on the others.

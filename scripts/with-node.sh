@@ -1,5 +1,5 @@
 #!/usr/bin/env sh
-# Runs a command on a Node.js that receiptkit supports (>= 22.13, see README "Node.js versions"):
+# Runs a command on a Node.js that receiptkit supports (>= 22.13, see docs/install.md "Node.js versions"):
 # the `node` on PATH when it is one; otherwise Node $RECEIPTKIT_NODE (default 24) installed from the npm
 # registry by scripts/node-bin.sh, put first on PATH (with npm_config_nodedir at its headers, for any
 # native addon built under it). So the README's commands work on a machine whose system Node is older.

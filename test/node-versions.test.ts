@@ -1,5 +1,5 @@
 /**
- * The supported Node.js versions (issue 32, README "Node.js versions"): the suite itself runs on one of
+ * The supported Node.js versions (issue 32, docs/install.md "Node.js versions"): the suite itself runs on one of
  * them, `engines` says which, scripts/with-node.sh keeps a supported `node` as it is, and the store's
  * SQLite is the one built into that Node.
  */

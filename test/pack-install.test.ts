@@ -4,7 +4,7 @@
  * npm cache is used), then the CLI and an ESM program that stores its scan in a file, 5 runs each (the
  * crash on Node 24 came 2 to 4 times in 5), and a `require()` in that app. `.ci/run` runs it on every
  * supported Node (the `node` and `npx` first on PATH). Slow (it installs every dependency): it stays in CI.
- * Prints the installed size and install time (README "Install").
+ * Prints the installed size and install time (docs/install.md "Install").
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -69,7 +69,7 @@ describe(`npm pack + npm install into a new app (${PKG.name})`, () => {
     const biggest = readdirSync(nm).flatMap((n) => n.startsWith('@') ? readdirSync(path.join(nm, n)).map((m) => `${n}/${m}`) : [n])
       .filter((n) => !n.startsWith('.'))
       .map((n) => ({ n, mb: sizeOf(path.join(nm, n)) / 1e6 })).sort((a, b) => b.mb - a.mb).slice(0, 8);
-    // the numbers README "Install" quotes
+    // the numbers docs/install.md "Install" quotes
     console.log(`fresh app on Node ${process.versions.node}: ${(bytes / 1e6).toFixed(1)} MB in node_modules, install ${(installMs / 1000).toFixed(0)} s; biggest: ${biggest.map((b) => `${b.n} ${b.mb.toFixed(1)}`).join(', ')}`);
     expect(statSync(path.join(nm, PKG.name, 'dist/index.js')).isFile()).toBe(true);
     expect(statSync(path.join(nm, PKG.name, 'LICENSE')).isFile()).toBe(true);

@@ -19,7 +19,7 @@ let s: Started;
 let browser: Browser;
 const outside: string[] = [];
 
-/** Debian's Chromium; `.ci/run` installs it (`apt-get install chromium`), see README "Tests". */
+/** Debian's Chromium; `.ci/run` installs it (`apt-get install chromium`), see docs/install.md "Two commands". */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function openPage(): Promise<Page> {
-  if (!browser) throw new Error(`the page tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (Debian; .ci/run does it) or set CHROMIUM_PATH, see README "Tests"`);
+  if (!browser) throw new Error(`the page tests need Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (Debian; .ci/run does it) or set CHROMIUM_PATH, see docs/install.md "Two commands"`);
   const page = await browser.newPage();
   page.on('request', (r) => { if (!r.url().startsWith(s.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) outside.push(r.url()); });
   const errors: string[] = [];

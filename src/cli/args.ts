@@ -4,6 +4,48 @@
  */
 import type { EngineOptionsInput, ExtractOptionsInput } from '../contract/options.js';
 
+/**
+ * The flags every command parses (each command checks the ones it takes); each is documented once in
+ * docs/cli.md (test/docs.test.ts).
+ */
+export const CLI_OPTIONS = {
+  verbose: { type: 'boolean' },
+  'line-items': { type: 'boolean' },
+  'no-line-items': { type: 'boolean' },
+  'no-fraud': { type: 'boolean' },
+  'no-codes': { type: 'boolean' },
+  'extract-time': { type: 'boolean' },
+  language: { type: 'string' },
+  near: { type: 'string' },
+  'ignore-merchant-name': { type: 'string' },
+  workers: { type: 'string' },
+  timeout: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  concurrency: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  resume: { type: 'boolean' },
+  'progress-every': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  store: { type: 'string' },
+  'store-url': { type: 'string' },
+  'store-schema': { type: 'string' },
+  shard: { type: 'string' },
+  'page-budget': { type: 'string' },
+  queue: { type: 'string' },
+  'queue-schema': { type: 'string' },
+  tries: { type: 'string' },
+  lease: { type: 'string' },
+  'retry-delay': { type: 'string' },
+  drain: { type: 'boolean' },
+  poll: { type: 'string' },
+  wait: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 /** parseArgs values of the CLI (every option is a string or a boolean). */
 export type CliValues = Record<string, string | boolean | undefined>;
 

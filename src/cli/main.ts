@@ -13,7 +13,7 @@ import { createEngine } from '../engine.js';
 import { isReceiptKitError } from '../errors.js';
 import type { ExtractOptionsInput } from '../contract/options.js';
 import { runBatch } from './batch.js';
-import { engineOptions, extractionOptions, usageError as fail, wholeNumber } from './args.js';
+import { CLI_OPTIONS, engineOptions, extractionOptions, usageError as fail, wholeNumber } from './args.js';
 import { QUEUE_COMMANDS, runQueueCommand } from './queue.js';
 import { parseShard } from './shard.js';
 import type { Shard } from './shard.js';
@@ -58,9 +58,9 @@ Batch options:
   --quiet                   no progress bar or summary
   --shard i/n               only the i-th of n shards of the files (1 <= i <= n): n machines each run
                             one shard of the same folder; a file's shard is a stable hash of its path
-                            inside the folder (see the README)
+                            inside the folder (see docs/cli.md)
 
-Job queue options (see the README: when to use a queue, when --shard):
+Job queue options (see docs/cli.md: when to use a queue, when --shard):
   --queue URL               the queue's PostgreSQL database (postgres://user:password@host:5432/db)
   --queue-schema NAME       its schema (default receiptkit_queue; pg-boss's jobs in NAME_jobs)
   enqueue: the extraction options above are recorded with each job. A file's identity is its path inside
@@ -84,7 +84,7 @@ Serve options:
   --port N                  port to listen on (default 8080; 0 picks a free one)
   --host H                  address to listen on (default 127.0.0.1)
   --config FILE             JSON config: accounts and API keys, limits (default: env RECEIPTKIT_CONFIG);
-                            or env RECEIPTKIT_API_KEYS="accountId:key,..." (see the README)
+                            or env RECEIPTKIT_API_KEYS="accountId:key,..." (see docs/server.md)
   --store-url URL           PostgreSQL store shared by replicas (default: config storeUrl, env RECEIPTKIT_STORE_URL)
   SIGTERM/SIGINT finish the requests in flight, then exit.
 
@@ -95,49 +95,10 @@ function version(): string {
   return pkg.version;
 }
 
-/** The options every command parses (each command checks the ones it takes). */
-const OPTIONS = {
-  verbose: { type: 'boolean' },
-  'line-items': { type: 'boolean' },
-  'no-line-items': { type: 'boolean' },
-  'no-fraud': { type: 'boolean' },
-  'no-codes': { type: 'boolean' },
-  'extract-time': { type: 'boolean' },
-  language: { type: 'string' },
-  near: { type: 'string' },
-  'ignore-merchant-name': { type: 'string' },
-  workers: { type: 'string' },
-  timeout: { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  concurrency: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  resume: { type: 'boolean' },
-  'progress-every': { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  config: { type: 'string' },
-  store: { type: 'string' },
-  'store-url': { type: 'string' },
-  'store-schema': { type: 'string' },
-  shard: { type: 'string' },
-  'page-budget': { type: 'string' },
-  queue: { type: 'string' },
-  'queue-schema': { type: 'string' },
-  tries: { type: 'string' },
-  lease: { type: 'string' },
-  'retry-delay': { type: 'string' },
-  drain: { type: 'boolean' },
-  poll: { type: 'string' },
-  wait: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
-
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
   } catch (e) {
     fail((e as Error).message);
   }

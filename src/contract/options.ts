@@ -47,7 +47,7 @@ export type ExtractOptions = z.output<typeof extractOptionsSchema>;
 
 /** Engine options. */
 export const engineOptionsSchema = z.strictObject({
-  /** OCR workers (default: from the machine, see README). */
+  /** OCR workers (default: from the machine, see docs/api.md). */
   workers: z.number().int().min(1).max(32).optional(),
   /** Folder with extra `<lang>.traineddata[.gz]` files. */
   langPath: z.string().min(1).optional(),
@@ -108,7 +108,7 @@ export const engineOptionsSchema = z.strictObject({
    * Read a page again with the OCR data of the language detected on its text (issue 24), when the call
    * gave no `language`, the detection is sure and that data is installed but was not used; the reading
    * whose fields are surer is kept (src/language/reread.ts). Default false: it doubles the reading time
-   * of those pages and gained no field on the German scans of the corpus (README "Document type and language").
+   * of those pages and gained no field on the German scans of the corpus (docs/decisions/2026-11-26-language-reread-off.md).
    */
   languageReread: z.boolean().optional(),
   /**
@@ -143,7 +143,7 @@ export const engineOptionsSchema = z.strictObject({
    * How the candidates of the total, the date, the tax and the merchant's name are ranked: 'fitted' by the
    * weights fitted on the corpus's tune halves (models/fields.json, src/resolve/field-model.ts), 'hand-set'
    * by the rules' own scores (the tax: its rules' order). Omitted, each field by what measured better on the
-   * whole corpus (README, "Fitted ranking"): the name fitted (no name lost on either half of any set, more
+   * whole corpus (docs/decisions/2026-11-28-fitted-ranking-*.md): the name fitted (no name lost on either half of any set, more
    * right on both), the total, the date and the tax hand-set (the fitted total lost final totals; the fitted
    * date and tax changed none).
    */

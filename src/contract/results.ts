@@ -102,7 +102,7 @@ export interface CategoryEntity {
 /** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to (shape in src/enrich/merchants.ts). */
 export type NormalisedMerchantEntity = NormalisedMerchant;
 
-/** One tampering signal that fired (the signals are listed in src/fraud/index.ts and the README). */
+/** One tampering signal that fired (the signals are listed in src/fraud/index.ts and docs/fraud.md). */
 export interface TamperSignalEntity { signal: string; score: number; reason: string; text?: string; regions?: Polygon[] }
 export interface TamperingDetectionEntity { isTampered: boolean; tamperedScore: number; details: TamperSignalEntity[] }
 /** `details`: the evidence that counted (`pdf-text-layer`, `flat-background`, `exact-glyph-repeats`, ...). */

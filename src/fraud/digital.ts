@@ -115,7 +115,7 @@ export interface DigitalEvidence {
   camera?: string;
 }
 
-/** Thresholds, from the corpus (bench/tamper.mjs and the module comment): see README "Fraud signals". */
+/** Thresholds, from the corpus (bench/tamper.mjs and the module comment): see docs/fraud.md. */
 export const DIGITAL = {
   /** A clean background: at least this share of perfectly flat pixels (PNG renders 0.81-0.95; phone photos <= 0.2). */
   flatShare: 0.5,

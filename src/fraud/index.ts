@@ -17,7 +17,7 @@
  * - `arithmetic`: the amounts around the total do not add up (weak alone: OCR misreadings do that too).
  * JPEG error level analysis was measured and left out: re-saving at the file's own quality changes
  * every area about equally (0.01-0.04 grey levels), pasted or not, because the last save already
- * re-quantised the whole image (see README "Fraud signals").
+ * re-quantised the whole image (docs/decisions/2026-11-21-fraud-signals-left-out.md).
  *
  * digital: see digital.ts; handwriting: see handwriting.ts.
  *
@@ -116,7 +116,7 @@ function sizeOutlier(e: ImageEvidence): { word: WordFeatures; deviation: number;
   return best;
 }
 
-/** Copy-move verdict thresholds (from the dev sample of bench/tamper.mjs --dev; see README). */
+/** Copy-move verdict thresholds (from the dev sample of bench/tamper.mjs --dev; see docs/fraud.md). */
 export const COPY = {
   /** Mean absolute difference of a copy's blocks, grey levels (copies after a JPEG save at q94-100: 0.05-2.2; printed repeats 2.5+). */
   maxDiff: 2.25,
@@ -141,7 +141,7 @@ export const BILEVEL_MIDTONES = 0.03;
  * from the page's words toward what a font rasteriser draws (sharper edges, evener ink, one ink hue,
  * colours on one paper-ink line, an edge profile unlike the print's). On the dev sample (80 receipts)
  * printed totals stayed below 7 but for one (re-saved copies: two), typed-over totals reached it in 53
- * of 77 (README "Fraud signals").
+ * of 77 (docs/fraud.md).
  */
 export const STYLE = {
   /** From here the signal fires (score 0.5)... */

@@ -2,7 +2,7 @@
  * The ONNX runtime behind the second reader (ocr/paddle.ts): how it is loaded and how sessions are
  * created and run, in one place.
  *
- * The runtime is `onnxruntime-node` pinned at 1.17.0, chosen by measurement (bench in README "Install"):
+ * The runtime is `onnxruntime-node` pinned at 1.17.0, chosen by measurement (docs/decisions/2026-11-25-onnxruntime-node-1.17.md):
  * - 1.18 and later run an install script that, on Linux x64, downloads CUDA libraries from outside the npm
  *   registry (fails offline unless the user's own npm is told to skip it); 1.17.0 has no install script;
  * - 1.17.0 weighs 98 MB installed (CPU builds for Linux/macOS/Windows x64 and arm64) against 288 MB for 1.30;
