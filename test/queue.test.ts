@@ -10,8 +10,9 @@ import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openQueue, ReceiptKitError } from '../src/index.js';
-import type { Extractor, JobEvent, ReceiptQueue } from '../src/index.js';
+import { openQueue } from '../src/queue/index.js';
+import type { Extractor, JobEvent, ReceiptQueue } from '../src/queue/index.js';
+import { ReceiptKitError } from '../src/errors.js';
 import { QueueDb } from '../src/queue/db.js';
 import { JobQueue, orderedJobId } from '../src/queue/jobs.js';
 import { startPostgres, freePort } from './helpers/postgres.mjs';
@@ -164,29 +165,91 @@ describe('job queue: work', () => {
     } finally { await q.close(); }
   });
 
-  it('a job whose worker died is retried after its lease; the file keeps one result', async () => {
+  it.concurrent('a job whose worker stopped beating is taken again after its heartbeat window; status shows it meanwhile; the file keeps one result', async () => {
     const dir = folder({ 'r1.png': '1', 'r2.png': '2' });
     const q = await open({ maintenanceIntervalSeconds: 1 });
-    // a worker that claims a job and dies: the claim is made through pg-boss directly and never finished
+    // a worker that claims a job and dies: the claim is made through pg-boss directly and never beats
     const db = await QueueDb.open(postgres.url, { schema: q.location.split(' schema ')[1] });
     try {
-      await q.enqueue(dir, { leaseSeconds: 5, tries: 3, retryDelaySeconds: 1 });
+      await q.enqueue(dir, { heartbeatSeconds: 10, tries: 3, retryDelaySeconds: 1 });
       const dead = await JobQueue.start(db, { supervise: false });
       const held = await dead.fetch();
-      expect(held?.data.id).toBeGreaterThan(0);
+      expect(held).toMatchObject({ data: { id: expect.any(Number) }, heartbeatSeconds: 10, retryCount: 0 });
       await db.query('UPDATE $Q.files SET attempts = attempts + 1, worker = $2 WHERE id = $1', [held!.data.id, 'dead-worker']);
       await dead.stop();
+      const t0 = Date.now();
+      const events: JobEvent[] = [];
+      const working = q.work(standIn(), { drain: true, pollMs: 200, onJob: (e) => events.push(e) });
+      // silent for more than half its window: shown as held by a worker that no longer beats
+      await new Promise((r) => setTimeout(r, 6000));
+      const status = await q.status();
+      expect(status).toMatchObject({ running: 1, stale: 1, done: 1, staleJobs: [{ id: held!.data.id, worker: 'dead-worker', heartbeatSeconds: 10, file: path.join(dir, 'r1.png') }] });
+      expect(status.staleJobs[0]!.silentSeconds).toBeGreaterThanOrEqual(5);
+      const summary = await working;
+      const waited = Date.now() - t0;
+      expect(summary).toMatchObject({ done: 2, abandoned: 0, stoppedBy: 'drained' });
+      expect(waited).toBeGreaterThan(9000); // taken back only once its window had passed ...
+      expect(waited).toBeLessThan(20_000); // ... not after a lease (a day by default)
+      expect(events.find((e) => e.id === held!.data.id)).toMatchObject({ outcome: 'done', attempt: 2 });
+      expect(await rowsOf(q, `SELECT count(*)::int AS n FROM $Q.files WHERE state = 'done' AND attempts = 2 AND worker <> 'dead-worker'`)).toEqual([{ n: 1 }]);
+      expect(await q.status()).toMatchObject({ stale: 0, staleJobs: [], done: 2 });
+    } finally { await db.close(); await q.close(); }
+  }, 60_000);
+
+  it.concurrent('a worker whose claim was taken (it missed its heartbeats) writes nothing: the job is abandoned, the next holder writes the one result', async () => {
+    const dir = folder({ 'r1.png': '7' });
+    const q = await open({ maintenanceIntervalSeconds: 1 });
+    const db = await QueueDb.open(postgres.url, { schema: q.location.split(' schema ')[1] });
+    try {
+      const { files } = await q.enqueue(dir, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+      // the first worker's beats do not get through (as for a paused worker) and its job's last beat is an
+      // hour old: its own monitor takes the job from it while it extracts; it claims nothing more
+      const stop = new AbortController();
+      let firstCalls = 0;
+      const slow: Extractor = {
+        extract: (async () => {
+          firstCalls++;
+          stop.abort();
+          await db.query(`UPDATE "${db.schema}_jobs".job SET heartbeat_on = now() - interval '1 hour' WHERE name = 'extract'`);
+          await new Promise((r) => setTimeout(r, 4000));
+          return { totalAmount: { data: -1, confidenceLevel: 0.9 } };
+        }) as Extractor['extract'],
+      };
+      const events: JobEvent[] = [];
+      const first = await q.work(slow, { signal: stop.signal, pollMs: 100, beatCheckMs: 60_000, onJob: (e) => events.push(e) });
+      expect(firstCalls).toBe(1);
+      expect(first).toMatchObject({ done: 0, abandoned: 1 });
+      expect(events).toEqual([expect.objectContaining({ id: files[0]!.id, outcome: 'abandoned', attempt: 1 })]);
+      expect(await rowsOf(q, `SELECT state, result_json FROM $Q.files`)).toEqual([{ state: 'queued', result_json: null }]);
+      // the next holder writes the one result
+      const second = await q.work(standIn(), { drain: true, pollMs: 100, onJob: (e) => events.push(e) });
+      expect(second).toMatchObject({ done: 1, abandoned: 0 });
+      expect(events[1]).toMatchObject({ outcome: 'done', attempt: 2 });
+      expect(await q.wait()).toEqual([{ file: path.join(dir, 'r1.png'), result: { totalAmount: { data: 7, confidenceLevel: 0.9 } } }]);
+    } finally { await db.close(); await q.close(); }
+  }, 60_000);
+
+  it.concurrent('a job that takes longer than its heartbeat window on a live worker stays its own: a second worker does not take it', async () => {
+    const dir = folder({ 'slow.png': '3' });
+    const a = await open({ maintenanceIntervalSeconds: 1 });
+    const other = await openQueue(postgres.url, { schema: a.location.split(' schema ')[1], maintenanceIntervalSeconds: 1 });
+    try {
+      await a.enqueue(dir, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+      const calls: string[] = [];
       const events: JobEvent[] = [];
       const t0 = Date.now();
-      const summary = await q.work(standIn(), { drain: true, pollMs: 200, onJob: (e) => events.push(e) });
-      const waited = Date.now() - t0;
-      expect(summary).toMatchObject({ done: 2, stoppedBy: 'drained' });
-      expect(waited).toBeGreaterThan(4000); // the held job waited for its lease to end
-      const retried = events.find((e) => e.id === held!.data.id)!;
-      expect(retried).toMatchObject({ outcome: 'done', attempt: 2 });
-      expect(await rowsOf(q, `SELECT count(*)::int AS n FROM $Q.files WHERE state = 'done' AND attempts = 2 AND worker <> 'dead-worker'`)).toEqual([{ n: 1 }]);
-    } finally { await db.close(); await q.close(); }
-  });
+      const [first, second] = await Promise.all([
+        a.work(standIn({ delayMs: 14_000, calls }), { drain: true, pollMs: 200, onJob: (e) => events.push(e) }),
+        (async () => { await new Promise((r) => setTimeout(r, 500)); return other.work(standIn({ calls }), { drain: true, pollMs: 200, onJob: (e) => events.push(e) }); })(),
+      ]);
+      expect(Date.now() - t0).toBeGreaterThan(14_000);
+      expect(calls).toEqual(['slow.png']);
+      expect(first).toMatchObject({ done: 1, abandoned: 0, skipped: 0 });
+      expect(second).toMatchObject({ done: 0, abandoned: 0, skipped: 0, stoppedBy: 'drained' });
+      expect(events).toEqual([expect.objectContaining({ outcome: 'done', attempt: 1 })]);
+      expect(await rowsOf(a, 'SELECT state, attempts FROM $Q.files')).toEqual([{ state: 'done', attempts: 1 }]);
+    } finally { await other.close(); await a.close(); }
+  }, 60_000);
 
   it('a file already final is not extracted again (a retried job), and a file changed since it was enqueued is a final INVALID_INPUT', async () => {
     const dir = folder({ 'r1.png': '1', 'r2.png': '2' });

@@ -44,9 +44,11 @@ async function enqueue(queue: ReceiptQueue, args: string[], values: CliValues): 
   const options = extractionOptions(values);
   const tries = wholeNumber('tries', values.tries);
   const leaseSeconds = wholeNumber('lease', values.lease);
+  const heartbeatSeconds = wholeNumber('heartbeat', values.heartbeat);
   const retryDelaySeconds = wholeNumber('retry-delay', values['retry-delay']);
   const s = await queue.enqueue(args, {
-    options, ...(tries ? { tries } : {}), ...(leaseSeconds ? { leaseSeconds } : {}), ...(retryDelaySeconds ? { retryDelaySeconds } : {}),
+    options, ...(tries ? { tries } : {}), ...(leaseSeconds ? { leaseSeconds } : {}), ...(heartbeatSeconds ? { heartbeatSeconds } : {}),
+    ...(retryDelaySeconds ? { retryDelaySeconds } : {}),
   });
   for (const u of s.unreadable) process.stderr.write(`receiptkit: ${u.file}: ${u.message} (not queued)\n`);
   if (!values.quiet) {
@@ -68,7 +70,7 @@ async function work(queue: ReceiptQueue, url: string, values: CliValues): Promis
   const stop = new AbortController();
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143); // jobs in hand are retried after their lease
+    if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143); // jobs in hand are retried once their heartbeat window passes
     log({ msg: 'signal', signal, note: 'finishing the jobs in hand' });
     stop.abort();
   };
@@ -96,6 +98,7 @@ async function work(queue: ReceiptQueue, url: string, values: CliValues): Promis
   log({ msg: 'stopped', ...summary });
   if (!values.quiet) {
     process.stderr.write(`receiptkit work: ${summary.done} extracted, ${summary.failed} failed, ${summary.errors} unexpected errors (retried), ${summary.dead} dead letters recorded` +
+      `${summary.abandoned ? `, ${summary.abandoned} abandoned (taken by another worker after missed heartbeats)` : ''}` +
       ` in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.stoppedBy === 'drained' ? 'queue drained' : 'stopped by a signal'})\n`);
   }
   return 0;
@@ -111,8 +114,10 @@ function formatEta(seconds: number | null): string {
 
 function formatStatus(s: QueueStatus): string {
   const eta = formatEta(s.etaSeconds);
-  return `${s.total} files: ${s.pending} pending${s.retrying ? ` (${s.retrying} waiting to retry)` : ''}, ${s.running} running, ${s.done} done, ${s.failed} failed, ${s.dead} dead\n` +
-    `rate: ${s.ratePerSecond} files/s over the last minute, ${s.overallRatePerSecond} files/s since the start; ETA ${eta}\n`;
+  const stale = s.staleJobs.map((j) => `  ${j.file} (id ${j.id}): held by ${j.worker ?? '?'}, no heartbeat for ${j.silentSeconds} s (taken back after ${j.heartbeatSeconds} s)\n`).join('');
+  return `${s.total} files: ${s.pending} pending${s.retrying ? ` (${s.retrying} waiting to retry)` : ''}, ${s.running} running` +
+    `${s.stale ? ` (${s.stale} held by workers that no longer beat)` : ''}, ${s.done} done, ${s.failed} failed, ${s.dead} dead\n` +
+    `rate: ${s.ratePerSecond} files/s over the last minute, ${s.overallRatePerSecond} files/s since the start; ETA ${eta}\n${stale}`;
 }
 
 async function status(queue: ReceiptQueue, values: CliValues): Promise<number> {

@@ -103,6 +103,9 @@ export class QueueDb {
       throw new ReceiptKitError('INVALID_OPTION', `queue: ${e instanceof Error ? e.message : String(e)}: ${location}`, { field: 'queue', cause: e });
     }
     pool.on('error', () => undefined); // an idle connection the server dropped: the pool replaces it
+    // a connection the server dropped while checked out (a restart between two statements of a
+    // transaction): its next statement fails, as a lost connection, instead of the process
+    pool.on('connect', (client) => { client.on('error', () => undefined); });
     const db = new QueueDb(pool, location, schema);
     try {
       await db.migrate();

@@ -24,7 +24,12 @@ export interface EnqueueOptions {
   options?: QueuedExtractOptions;
   /** Tries in all before an unexpected failure makes the job a dead letter (default 3, 1..100). */
   tries?: number;
-  /** A worker's lease on a job, seconds (default 600, 5..86400): a job held longer is retried. Longer than any file takes. */
+  /**
+   * A job whose worker has not beaten for this long is taken from it and retried, seconds (default 20,
+   * 10..3600). A live worker beats four times per window, however long its file takes.
+   */
+  heartbeatSeconds?: number;
+  /** The hard limit on how long one worker may hold a job even while it beats, seconds (default 86400, 5..86400): a job held longer is retried. */
   leaseSeconds?: number;
   /** Back-off before the first retry, seconds, doubled with jitter per try (default 10, 1..3600). */
   retryDelaySeconds?: number;
@@ -70,7 +75,8 @@ function intIn(name: string, v: number | undefined, dflt: number, min: number, m
 export function jobSettings(o: EnqueueOptions): JobSettings {
   return {
     tries: intIn('tries', o.tries, 3, 1, 100),
-    leaseSeconds: intIn('leaseSeconds', o.leaseSeconds, 600, 5, 86_400),
+    leaseSeconds: intIn('leaseSeconds', o.leaseSeconds, 86_400, 5, 86_400),
+    heartbeatSeconds: intIn('heartbeatSeconds', o.heartbeatSeconds, 20, 10, 3600),
     retryDelaySeconds: intIn('retryDelaySeconds', o.retryDelaySeconds, 10, 1, 3600),
   };
 }

@@ -25,12 +25,15 @@ import { QueueWorker } from './worker.js';
 import type { Extractor, WorkOptions, WorkSummary } from './worker.js';
 
 export type { EnqueueOptions, EnqueueSummary, QueuedFile, QueuedExtractOptions } from './enqueue.js';
-export type { ExportSummary, QueueStatus, ResultLine, WaitOptions } from './results.js';
+export type { ExportSummary, QueueStatus, ResultLine, StaleHeld, WaitOptions } from './results.js';
 export type { Extractor, JobEvent, WorkOptions, WorkSummary } from './worker.js';
 export { DEFAULT_QUEUE_SCHEMA } from './db.js';
 
 export interface QueueOptions extends QueueDbOptions {
-  /** How often a working queue ends the leases that ran out (pg-boss maintenance), seconds (default 5). */
+  /**
+   * How often a working queue takes back the jobs of workers that stopped beating, or whose lease ran
+   * out (pg-boss's monitor, one running worker at a time), seconds (default 5).
+   */
   maintenanceIntervalSeconds?: number;
 }
 
@@ -59,7 +62,7 @@ export class ReceiptQueue {
     return enqueueFiles(this.db, this.jobs, typeof inputs === 'string' ? [inputs] : inputs, o);
   }
 
-  /** Counts (pending, running, done, failed, dead) and the rate. */
+  /** Counts (pending, running, done, failed, dead; of running, held by workers that stopped beating) and the rate. */
   status(): Promise<QueueStatus> {
     return queueStatus(this.db, this.jobs);
   }
@@ -81,12 +84,13 @@ export class ReceiptQueue {
 
   /**
    * Works on the queue with `engine` until `signal` (the jobs in hand finish first) or, with `drain`,
-   * until no job is left. This process also ends leases that ran out while it works.
+   * until no job is left. It beats for the jobs it holds, and also takes back the jobs of workers that
+   * stopped beating while it works.
    */
   async work(engine: Extractor, o: WorkOptions = {}): Promise<WorkSummary> {
     if (this.closing) throw new ReceiptKitError('ENGINE_CLOSED', 'the queue is closed');
     const supervisor = await JobQueue.start(this.db, {
-      supervise: true, maintenanceIntervalSeconds: this.o.maintenanceIntervalSeconds ?? 5, ...(o.onError ? { onError: o.onError } : {}),
+      supervise: true, monitorIntervalSeconds: this.o.maintenanceIntervalSeconds ?? 5, ...(o.onError ? { onError: o.onError } : {}),
     });
     try {
       return await new QueueWorker(this.db, this.jobs, engine, o).run();

@@ -14,6 +14,13 @@ export interface QueueStatus {
   pending: number;
   /** Held by a worker now (leased). */
   running: number;
+  /**
+   * Of `running`: held by workers that no longer beat (killed, paused, cut off from the database):
+   * silent for more than half the job's heartbeat window; taken back once the window has passed.
+   */
+  stale: number;
+  /** Those jobs, longest silent first (at most 20). */
+  staleJobs: StaleHeld[];
   /** Of `pending`: waiting for a retry (back-off after a failure, or a lease that ended). */
   retrying: number;
   done: number;
@@ -29,17 +36,40 @@ export interface QueueStatus {
   etaSeconds: number | null;
 }
 
+/** A job held by a worker that no longer beats. */
+export interface StaleHeld {
+  /** The file's id in the queue. */
+  id: number;
+  file: string;
+  /** The worker that took it (host:pid). */
+  worker: string | null;
+  /** Seconds since its last heartbeat. */
+  silentSeconds: number;
+  /** It is taken back once `silentSeconds` passes this. */
+  heartbeatSeconds: number;
+}
+
 /** One line of `results`: what `batch` writes for the file. */
 export type ResultLine = { file: string; result: unknown } | { file: string; error: { code: string; message: string } };
 
+/** The stale jobs with their files and workers. */
+async function staleHeld(db: QueueDb, jobs: JobQueue): Promise<StaleHeld[]> {
+  const stale = await jobs.stale(20);
+  if (!stale.length) return [];
+  const r = await db.query<{ id: string; file: string; worker: string | null }>('SELECT id, file, worker FROM $Q.files WHERE id = ANY($1::bigint[])', [stale.map((j) => j.id)]);
+  const byId = new Map(r.rows.map((row) => [Number(row.id), row]));
+  return stale.map((j) => ({ id: j.id, file: byId.get(j.id)?.file ?? '', worker: byId.get(j.id)?.worker ?? null, silentSeconds: j.silentSeconds, heartbeatSeconds: j.heartbeatSeconds }));
+}
+
 export async function queueStatus(db: QueueDb, jobs: JobQueue): Promise<QueueStatus> {
-  const [states, rates, counts] = await Promise.all([
+  const [states, rates, counts, staleJobs] = await Promise.all([
     db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM $Q.files GROUP BY state'),
     db.query<{ recent: number; finished: number; span: number | null }>(`SELECT
       count(*) FILTER (WHERE finished_at > now() - interval '60 seconds')::int AS recent,
       count(finished_at)::int AS finished,
       extract(epoch FROM max(finished_at) - min(started_at))::float8 AS span FROM $Q.files`),
     jobs.counts(),
+    staleHeld(db, jobs),
   ]);
   const by = Object.fromEntries(states.rows.map((r) => [r.state, r.n])) as Record<string, number>;
   const queued = by.queued ?? 0;
@@ -48,7 +78,7 @@ export async function queueStatus(db: QueueDb, jobs: JobQueue): Promise<QueueSta
   const running = Math.min(counts.active, queued);
   return {
     total: queued + (by.done ?? 0) + (by.failed ?? 0) + (by.dead ?? 0),
-    pending: queued - running, running, retrying: Math.min(counts.retry, queued - running),
+    pending: queued - running, running, stale: Math.min(counts.stale, running), staleJobs, retrying: Math.min(counts.retry, queued - running),
     done: by.done ?? 0, failed: by.failed ?? 0, dead: by.dead ?? 0,
     ratePerSecond: round2(ratePerSecond),
     overallRatePerSecond: span && span > 0 ? round2(finished / span) : 0,
