@@ -130,7 +130,10 @@ class ReceiptEngine implements Engine {
   get pending(): number { return this.inFlight; }
   get closed(): boolean { return this.isClosed; }
 
-  async extract(input: InputSource, options?: ExtractOptionsInput): Promise<any> {
+  extract(input: InputSource, options: ExtractOptionsInput & { verbose: true }): Promise<VerboseResult>;
+  extract(input: InputSource, options?: ExtractOptionsInput & { verbose?: false }): Promise<SimpleResult>;
+  extract(input: InputSource, options?: ExtractOptionsInput): Promise<ExtractResult>;
+  async extract(input: InputSource, options?: ExtractOptionsInput): Promise<ExtractResult> {
     const opts = parseOrThrow(extractOptionsSchema, options, 'extract options');
     const scan = await this.beginScan(input, opts, opts.verbose ? 'verbose' : 'simple');
     if (scan.stored) return this.reuseScan(scan);

@@ -2,6 +2,8 @@
  * receiptkit: offline receipt and invoice extraction.
  *
  *   import { extract, createEngine } from 'receiptkit-ocr';
+ *   import { startServer } from 'receiptkit-ocr/server';   // the HTTP server (src/server)
+ *   import { openQueue } from 'receiptkit-ocr/queue';      // the PostgreSQL job queue (src/queue)
  *   const simple = await extract('receipt.jpg');
  *   const verbose = await extract(buffer, { verbose: true });
  *   const verdict = await validate('receipt.jpg', { date: { start: '2024-10-01', end: '2024-10-31' } });
@@ -78,12 +80,6 @@ export async function closeDefaultEngine(): Promise<void> {
 // called by extraction. Rules: https only, public addresses only, checked again on every redirect.
 export { fetchUrl, addressProblem, isPublicAddress } from './input/url.js';
 export type { FetchUrlOptions, FetchedUrl, UrlLookup } from './input/url.js';
-// The job queue (`receiptkit enqueue/work/status/results`): batch work over many machines through PostgreSQL.
-export { openQueue, ReceiptQueue, DEFAULT_QUEUE_SCHEMA } from './queue/index.js';
-export type {
-  QueueOptions, EnqueueOptions, EnqueueSummary, QueuedFile, QueuedExtractOptions, QueueStatus, ResultLine, ExportSummary,
-  WaitOptions, WorkOptions, WorkSummary, JobEvent, Extractor,
-} from './queue/index.js';
-// The optional HTTP server (`receiptkit serve`).
-export { startServer, createReceiptServer, loadServerConfig, parseServerConfig, serve } from './server/index.js';
-export type { ReceiptServer, ServerOptions, ServerConfig, ServerConfigInput } from './server/index.js';
+// The job queue and the HTTP server are entry points of their own, so that the library alone loads no
+// queue, server or PostgreSQL code: `receiptkit-ocr/queue` (openQueue, ReceiptQueue, ...) and
+// `receiptkit-ocr/server` (startServer, loadServerConfig, ...); see docs/api.md "Entry points".

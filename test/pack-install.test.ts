@@ -113,6 +113,29 @@ describe(`npm pack + npm install into a new app (${PKG.name})`, () => {
       `status 0 signal null stdout "" stderr "" total ${expected.totalAmount} name ${expected.merchantName} calls ${i + 1}`));
   }, 200_000 * RUNS);
 
+  it('the subpaths receiptkit-ocr/server and receiptkit-ocr/queue load through import and require()', () => {
+    const names = { server: ['startServer', 'loadServerConfig', 'serve'], queue: ['openQueue', 'ReceiptQueue', 'DEFAULT_QUEUE_SCHEMA'] };
+    const esm = `const out = {};
+      for (const sub of ['server', 'queue']) out[sub] = Object.keys(await import('${PKG.name}/' + sub)).sort();
+      out.main = Object.keys(await import('${PKG.name}')).filter((k) => k === 'startServer' || k === 'openQueue');
+      console.log(JSON.stringify(out));`;
+    const cjs = `const out = {};
+      for (const sub of ['server', 'queue']) out[sub] = Object.keys(require('${PKG.name}/' + sub)).sort();
+      out.main = Object.keys(require('${PKG.name}')).filter((k) => k === 'startServer' || k === 'openQueue');
+      console.log(JSON.stringify(out));`;
+    const results = [spawnSync(process.execPath, ['--input-type=module', '-e', esm], { cwd: app, env: userEnv(), encoding: 'utf8', timeout: 60_000 }),
+      spawnSync(process.execPath, ['-e', cjs], { cwd: app, env: userEnv(), encoding: 'utf8', timeout: 60_000 })];
+    for (const r of results) {
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const out = JSON.parse(r.stdout) as { server: string[]; queue: string[]; main: string[] };
+      expect(out.server).toEqual(expect.arrayContaining(names.server));
+      expect(out.queue).toEqual(expect.arrayContaining(names.queue));
+      expect(out.main).toEqual([]); // the library entry re-exports neither
+    }
+    expect(results[0]!.stdout).toBe(results[1]!.stdout);
+  });
+
   it('loads through require() (CommonJS); the GeoIP feature names its missing package', () => {
     const script = `const kit = require('${PKG.name}');
       const engine = kit.createEngine({ storePath: 'cjs-store.db' });

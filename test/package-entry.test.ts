@@ -1,7 +1,8 @@
 /**
- * The package's two entry points and its types, as a user's app sees them (through package.json
- * "exports", by package name): `import` and `require()` give the same API, and a strict TypeScript
- * consumer (ESM and CommonJS, test/types/) compiles, including `if (r.totalAmount.data !== undefined)`.
+ * The package's entry points and its types, as a user's app sees them (through package.json "exports", by
+ * package name): `receiptkit-ocr`, `receiptkit-ocr/server` and `receiptkit-ocr/queue`, where `import` and
+ * `require()` give the same API, and a strict TypeScript consumer (ESM and CommonJS, test/types/)
+ * compiles, including `if (r.totalAmount.data !== undefined)` and `extract` typed by its options.
  */
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +26,23 @@ describe('package entry points', () => {
     const keys = JSON.parse(cjs.stdout) as string[];
     expect(keys).toEqual(JSON.parse(esm.stdout));
     for (const k of ['extract', 'validate', 'createEngine', 'ReceiptKitError', 'isReceiptKitError']) expect(keys).toContain(k);
+    // the server and the queue are entry points of their own (test/entry-points.test.ts)
+    for (const k of ['startServer', 'loadServerConfig', 'openQueue', 'ReceiptQueue']) expect(keys).not.toContain(k);
   });
+
+  for (const [sub, names] of [['server', ['startServer', 'createReceiptServer', 'loadServerConfig', 'parseServerConfig', 'serve']],
+    ['queue', ['openQueue', 'ReceiptQueue', 'DEFAULT_QUEUE_SCHEMA']]] as const) {
+    it(`${NAME}/${sub}: require() and import give the same exports (${names.join(', ')})`, () => {
+      const spec = JSON.stringify(`${NAME}/${sub}`);
+      const cjs = node(['-e', `const k = require(${spec}); console.log(JSON.stringify(Object.keys(k).sort()))`]);
+      const esm = node(['--input-type=module', '-e', `const k = await import(${spec}); console.log(JSON.stringify(Object.keys(k).sort()))`]);
+      expect(cjs.stderr + esm.stderr).toBe('');
+      expect(cjs.status).toBe(0);
+      const keys = JSON.parse(cjs.stdout) as string[];
+      expect(keys).toEqual(JSON.parse(esm.stdout));
+      for (const k of names) expect(keys).toContain(k);
+    });
+  }
 
   it('a strict TypeScript consumer (ESM and CommonJS) compiles against the published types', () => {
     const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');

@@ -1,10 +1,11 @@
 /**
  * Opens the store an engine's options name: `storeUrl` (postgres://...) for a PostgreSQL store shared
- * by many processes, `storePath` for a SQLite file, neither for an in-memory SQLite store.
+ * by many processes, `storePath` for a SQLite file, neither for an in-memory SQLite store. The PostgreSQL
+ * store (and the `pg` driver) is loaded only when a `storeUrl` asks for it, so the library alone loads no
+ * database driver (test/entry-points.test.ts).
  */
 import { ReceiptKitError } from '../errors.js';
 import { ReceiptStore } from './store.js';
-import { PgStore } from './pg.js';
 import type { Store } from './types.js';
 
 export interface StoreOptions {
@@ -21,6 +22,9 @@ export async function openStore(o: StoreOptions): Promise<Store> {
   if (o.storeSchema !== undefined && o.storeUrl === undefined) {
     throw new ReceiptKitError('INVALID_OPTION', 'storeSchema: only with a PostgreSQL storeUrl', { field: 'storeSchema' });
   }
-  if (o.storeUrl !== undefined) return PgStore.open(o.storeUrl, { schema: o.storeSchema });
+  if (o.storeUrl !== undefined) {
+    const { PgStore } = await import('./pg.js');
+    return PgStore.open(o.storeUrl, { schema: o.storeSchema });
+  }
   return new ReceiptStore(o.storePath);
 }
