@@ -5,6 +5,12 @@
 // writes bench/reports/queue-<date>.json.
 //
 //   node bench/queue.mjs [--pdfs 60] [--scans 12] [--workers 1,2,3] [--overhead-jobs 400] [--json]
+//   node bench/queue.mjs --overhead-only [--compare DIR] [--rounds 3]
+//
+// --compare DIR: part 1 also with the queue of another build (DIR/dist/queue/index.js with DIR's own
+// node_modules, e.g. the previous release: `git archive <commit> | tar -x -C DIR`, its pg-boss
+// installed there, `tsc -p DIR/tsconfig.json`), the two interleaved round by round on the same server;
+// the report gives each round and the ratio of the medians (this build / DIR's).
 //
 // 1. Overhead, in process, with a stand-in extractor that answers at once (what is measured is the
 //    queue): --overhead-jobs tiny files enqueued, then worked with 1 job in hand and with 4; ms per job
@@ -29,11 +35,11 @@ import { writeQueueFiles } from './queue-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, '../dist/cli/main.js');
-const { openQueue } = await import('../dist/index.js');
+const { openQueue } = await import('../dist/queue/index.js');
 const { runBatch } = await import('../dist/cli/batch.js');
 
 function args(argv) {
-  const o = { pdfs: 60, scans: 12, workers: [1, 2, 3], overheadJobs: 400, json: false };
+  const o = { pdfs: 60, scans: 12, workers: [1, 2, 3], overheadJobs: 400, json: false, overheadOnly: false, compare: null, rounds: 3 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--pdfs') o.pdfs = Number(argv[++i]);
@@ -41,6 +47,9 @@ function args(argv) {
     else if (k === '--workers') o.workers = argv[++i].split(',').map(Number);
     else if (k === '--overhead-jobs') o.overheadJobs = Number(argv[++i]);
     else if (k === '--json') o.json = true;
+    else if (k === '--overhead-only') o.overheadOnly = true;
+    else if (k === '--compare') o.compare = path.resolve(argv[++i]);
+    else if (k === '--rounds') o.rounds = Number(argv[++i]);
     else throw new Error(`unknown argument ${k}`);
   }
   return o;
@@ -49,14 +58,14 @@ function args(argv) {
 const load = () => Number(os.loadavg()[0].toFixed(2));
 const instant = { extract: async () => ({ totalAmount: { confidenceLevel: 0 } }) };
 
-/** Queue and batch overhead per job with an extractor that answers at once. */
-async function overhead(url, n, dir) {
+/** Queue and batch overhead per job with an extractor that answers at once (`open`: the openQueue of the build measured). */
+async function overhead(url, n, dir, open = openQueue, tag = '') {
   const files = path.join(dir, 'tiny');
   fs.mkdirSync(files, { recursive: true });
   for (let i = 0; i < n; i++) fs.writeFileSync(path.join(files, `t${String(i).padStart(5, '0')}.png`), String(i));
   const out = {};
   for (const concurrency of [1, 4]) {
-    const q = await openQueue(url, { schema: `bench_over_${concurrency}`, poolSize: concurrency + 3 });
+    const q = await open(url, { schema: `bench_over${tag}_${concurrency}`, poolSize: concurrency + 3 });
     let t0 = performance.now();
     await q.enqueue(files);
     const enqueueMs = performance.now() - t0;
@@ -116,8 +125,44 @@ async function queueRun(url, inputs, n, files) {
   };
 }
 
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+
+/** Part 1 for this build and the one in `dir`, interleaved round by round; the ratio of the medians. */
+async function compareOverhead(url, o, dir) {
+  const before = await import(path.join(o.compare, 'dist/queue/index.js'));
+  const rounds = [];
+  for (let r = 1; r <= o.rounds; r++) {
+    const b = await overhead(url, o.overheadJobs, dir, before.openQueue, `_before_${r}`);
+    const a = await overhead(url, o.overheadJobs, dir, openQueue, `_after_${r}`);
+    rounds.push({ round: r, before: b.queueOverheadMsPerJob, after: a.queueOverheadMsPerJob });
+    console.log(`round ${r}: queue's own ms/job, 1 in hand: before ${b.queueOverheadMsPerJob.concurrency1}, after ${a.queueOverheadMsPerJob.concurrency1}; 4 in hand: before ${b.queueOverheadMsPerJob.concurrency4}, after ${a.queueOverheadMsPerJob.concurrency4}`);
+  }
+  const m = (side, c) => median(rounds.map((x) => x[side][c]));
+  const out = { compare: o.compare, rounds };
+  for (const c of ['concurrency1', 'concurrency4']) out[c] = { beforeMedian: m('before', c), afterMedian: m('after', c), ratio: round(m('after', c) / m('before', c), 3) };
+  return out;
+}
+
 async function main() {
   const o = args(process.argv.slice(2));
+  if (o.overheadOnly) {
+    const server = await startPostgres();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rk-bench-queue-'));
+    const report = { date: new Date().toISOString(), host: { cpus: os.cpus().length, load1: load() }, options: o };
+    try {
+      if (o.compare) report.comparison = await compareOverhead(server.url, o, dir);
+      else report.overhead = await overhead(server.url, o.overheadJobs, dir);
+    } finally {
+      server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    report.host.load1After = load();
+    const file = path.join(here, 'reports', `queue-overhead-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+    console.log(JSON.stringify(report.comparison ? { concurrency1: report.comparison.concurrency1, concurrency4: report.comparison.concurrency4 } : report.overhead.queueOverheadMsPerJob));
+    console.log(`report: ${path.relative(process.cwd(), file)}`);
+    return;
+  }
   const server = await startPostgres();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rk-bench-queue-'));
   const report = { date: new Date().toISOString(), host: { cpus: os.cpus().length, load1: load() }, options: o, overhead: null, batch: null, queue: [] };
