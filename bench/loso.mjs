@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+/**
+ * Leave-one-source-out scores of the field models: for each source of the training pool (a dataset folder of
+ * the pool, scripts/pool/build.mjs), the model is fitted on every other source and scored on that one. This
+ * is the number a user's receipts follow; the corpus's own halves are spent (rules were written from both).
+ *
+ *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
+ *                       [--lambda auto|N] [--out bench/reports/loso-latest.json]
+ *
+ * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
+ * and every candidate list the resolver weighed with its features). Per field and held-out source:
+ * - `engine`: the engine's final answer right (what a user gets today, whatever ranked it);
+ * - `fitted` and `handSet`: the top candidate of the file's lists by the model fitted without this source,
+ *   and by the rules' hand-set scores (the currency's: the rule's choice), over all of the file's lists (the
+ *   highest score of any reading wins); `reachable`: the right value is among the file's candidates;
+ * - the confidence: a Platt scaling of [top score, margin over the first rival] fitted on the held-out
+ *   predictions of the *other* sources, applied to this one (so no source calibrates itself): precision at
+ *   >= 0.9, share at >= 0.9, and a reliability table over every source's held-out predictions.
+ * The penalty (--lambda auto) is chosen for each held-out source by 3-fold cross-validation on the files of
+ * the other sources, from a short grid.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmoid, signOf, topOf, weighByFile, z } from '../scripts/fit-core.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
+const GRID = [0.3, 3, 30];
+
+/** The collected lines of every --data file (later lines of the same file replace earlier ones). */
+export function loadRecords(files) {
+  const byFile = new Map();
+  for (const f of files) for (const l of fs.readFileSync(f, 'utf8').split('\n')) {
+    if (!l.trim()) continue;
+    const r = JSON.parse(l);
+    byFile.set(`${r.ds}/${r.id}`, r);
+  }
+  return [...byFile.values()];
+}
+
+/** Is the engine's final answer for this field right (the fit's rules; the final date is a timestamp)? */
+function finalRight(field, r) {
+  const v = r.final?.[field]?.[0];
+  if (v === undefined || v === null) return 0;
+  if (field === 'date') return RIGHT.date(String(v).slice(0, 10), r.gold) ? 1 : 0;
+  return RIGHT[field](v, r.gold) ? 1 : 0;
+}
+
+const hasGold = { total: (g) => typeof g.totalAmount === 'number', tax: (g) => typeof g.taxAmount === 'number', currency: (g) => typeof g.currency === 'string', name: (g) => typeof g.merchantName === 'string', date: (g) => typeof g.date === 'string' };
+/** The rules' own ranking of a candidate: its hand-set score, or for the currency the rule's choice. */
+const handScore = (c) => (typeof c.s === 'number' ? c.s : c.f?.['rule-choice'] ? 1 : 0);
+
+function fit(groups, names, signs, lam) {
+  return fitListwise(groups, names, signs, lam).beta;
+}
+
+function chooseLambda(groups, names, signs) {
+  if (opt('lambda', 'auto') !== 'auto') return Number(opt('lambda'));
+  const files = [...new Set(groups.map((g) => g.file))].sort();
+  const fold = new Map(files.map((f, i) => [f, i % 3]));
+  let best = GRID[0], bestTop = -1;
+  for (const lam of GRID) {
+    let right = 0, all = 0;
+    for (let k = 0; k < 3; k++) {
+      const beta = fit(groups.filter((g) => fold.get(g.file) !== k), names, signs, lam);
+      for (const g of groups.filter((g) => fold.get(g.file) === k)) { all += 1 / g.weightDiv; right += topOf(g, (c) => z(beta, names, c.f)).top.y / g.weightDiv; }
+    }
+    if (right / all >= bestTop - 1e-12) { best = lam; bestTop = right / all; }
+  }
+  return best;
+}
+
+/** One file's top over all its lists: the candidate with the highest score in any list, and the first rival's score. */
+function fileTop(gs, score) {
+  let best;
+  for (const g of gs) {
+    const t = topOf(g, score);
+    if (!best || t.zt > best.zt) best = t;
+  }
+  return best;
+}
+
+function losoField(field, records) {
+  const groups = groupsOf(records, field);
+  weighByFile(groups);
+  const names = [...new Set(groups.flatMap((g) => g.cands.flatMap((c) => Object.keys(c.f))))].sort();
+  const signs = names.map((n) => signOf(field, n));
+  const sources = [...new Set(records.map((r) => r.ds))].sort();
+  const preds = [];
+  const perSource = {};
+  for (const S of sources) {
+    const train = groups.filter((g) => g.ds !== S);
+    const test = groups.filter((g) => g.ds === S);
+    const labelled = records.filter((r) => r.ds === S && hasGold[field](r.gold));
+    if (!labelled.length) continue;
+    const lam = train.length ? chooseLambda(train, names, signs) : GRID[0];
+    const beta = train.length ? fit(train, names, signs, lam) : new Float64Array(names.length + 1);
+    const byFile = new Map();
+    for (const g of test) { if (!byFile.has(g.file)) byFile.set(g.file, []); byFile.get(g.file).push(g); }
+    let fitted = 0, hand = 0, reach = 0, engine = 0;
+    for (const r of labelled) {
+      engine += finalRight(field, r);
+      const gs = byFile.get(`${r.ds}/${r.id}`) ?? [];
+      if (!gs.length) { preds.push({ ds: S, zt: -Infinity, zr: undefined, y: 0, none: true }); continue; }
+      const t = fileTop(gs, (c) => z(beta, names, c.f));
+      const h = fileTop(gs, handScore);
+      fitted += t.top.y; hand += h.top.y;
+      reach += gs.some((g) => g.cands.some((c) => c.y)) ? 1 : 0;
+      preds.push({ ds: S, zt: t.zt, zr: t.zr, y: t.top.y });
+    }
+    const n = labelled.length;
+    perSource[S] = { files: n, lambda: lam, engine: +(engine / n).toFixed(4), fitted: +(fitted / n).toFixed(4), handSet: +(hand / n).toFixed(4), reachable: +(reach / n).toFixed(4) };
+  }
+  // the confidence of each source's predictions: a Platt scaling fitted on the other sources' held-out predictions
+  const marginOf = (p) => Math.min(MARGIN_CAP, p.zr === undefined ? 5 : p.zt - p.zr);
+  const rowsOf = (ps) => ps.filter((p) => !p.none).map((p) => ({ x: [1, p.zt, marginOf(p)], y: p.y, w: 1 }));
+  const pairs = [];
+  for (const S of Object.keys(perSource)) {
+    const cb = fitSigned(rowsOf(preds.filter((p) => p.ds !== S)), ['score', 'margin'], [1, 1], 1e-3).beta;
+    const mine = preds.filter((p) => p.ds === S).map((p) => ({ conf: p.none ? 0 : sigmoid(cb[1] * p.zt + cb[2] * marginOf(p) + cb[0]), y: p.y }));
+    const hi = mine.filter((p) => p.conf >= 0.9);
+    perSource[S].hiConfPrecision = hi.length ? +(hi.filter((p) => p.y).length / hi.length).toFixed(4) : null;
+    perSource[S].hiConfShare = +(hi.length / mine.length).toFixed(4);
+    pairs.push(...mine);
+  }
+  // the calibration the library would install: fitted on every source's held-out predictions
+  const cb = fitSigned(rowsOf(preds), ['score', 'margin'], [1, 1], 1e-3).beta;
+  return { perSource, reliability: reliability(pairs), calibration: { a: +cb[1].toFixed(4), b: +cb[2].toFixed(4), c: +cb[0].toFixed(4), marginCap: MARGIN_CAP }, features: names.length };
+}
+
+/** Reliability groups of at least `min` values whose right share is more than 5 points from their mean confidence. */
+export function offGroups(table, min = 30) {
+  return table.filter((b) => b.n >= min && Math.abs(b.right - b.meanConfidence) > 0.05);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const files = (opt('data', '') || '').split(',').filter(Boolean);
+  if (!files.length) { console.error('usage: node bench/loso.mjs --data FILE[,FILE...] [--fields total,date,name,currency,tax]'); process.exit(2); }
+  const records = loadRecords(files);
+  const fields = opt('fields', 'total,date,name,currency,tax').split(',');
+  const report = { date: new Date().toISOString(), files: records.length, sources: {}, fields: {} };
+  for (const r of records) report.sources[r.ds] = (report.sources[r.ds] ?? 0) + 1;
+  console.log(`leave-one-source-out on ${records.length} files: ${Object.entries(report.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
+  for (const field of fields) {
+    const t0 = Date.now();
+    const res = losoField(field, records);
+    report.fields[field] = res;
+    console.log(`\n== ${field} (${res.features} features, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log('| source | files | engine today | fitted (held out) | hand-set | right among candidates | precision >= 0.9 | share >= 0.9 |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const [s, v] of Object.entries(res.perSource)) console.log(`| ${s} | ${v.files} | ${(100 * v.engine).toFixed(1)} | ${(100 * v.fitted).toFixed(1)} | ${(100 * v.handSet).toFixed(1)} | ${(100 * v.reachable).toFixed(1)} | ${v.hiConfPrecision === null ? '-' : (100 * v.hiConfPrecision).toFixed(1)} | ${(100 * v.hiConfShare).toFixed(1)} |`);
+    console.log('reliability (held-out):', res.reliability.filter((b) => b.n).map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
+    const off = offGroups(res.reliability);
+    console.log(`groups of >= 30 more than 5 points off: ${off.length ? off.map((b) => b.group).join(', ') : 'none'}`);
+  }
+  const out = opt('out', '');
+  if (out) { fs.writeFileSync(path.resolve(out), `${JSON.stringify(report, null, 1)}\n`); console.log(`\nwritten ${path.relative(repo, path.resolve(out)) || out}`); }
+}

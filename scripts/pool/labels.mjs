@@ -1,0 +1,167 @@
+/**
+ * Label derivation for the training pool: each source's own annotation turned into the corpus's label schema
+ * (`../shared/corpus/README.md`: merchantName, merchantAddress, date YYYY-MM-DD, totalAmount, taxAmount,
+ * currency). Every function returns `{ label, notes }`; a field is left out (not scored) whenever the source's
+ * annotation does not settle it, and `notes` says why, so that a pool label is never a guess.
+ * Pure functions (no I/O): test/pool-labels.test.ts checks them.
+ */
+
+/** A four-digit year from a two-digit one (receipts of these sets are from 2000-2099). */
+const fullYear = (y) => (y.length === 2 ? 2000 + Number(y) : Number(y));
+const MONTHS = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
+
+/** YYYY-MM-DD when the three numbers make a calendar date in 2000-2099, else undefined. */
+export function isoDate(y, m, d) {
+  if (!(y >= 2000 && y <= 2099 && m >= 1 && m <= 12 && d >= 1 && d <= 31)) return undefined;
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (t.getUTCMonth() !== m - 1) return undefined;
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * Every date printed in a text, as `{ iso, ambiguous }`: numeric d/m/y (or y/m/d) with / - . separators and
+ * "25 DEC 2018"-style month names. `order` says how to read a numeric date whose day and month could swap:
+ * 'dmy' (day first), 'mdy' (month first) or 'none' (such a date is ambiguous and kept with `ambiguous: true`).
+ */
+export function datesIn(text, order) {
+  const out = [];
+  const s = String(text).toUpperCase();
+  for (const m of s.matchAll(/(?<![\d])(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?![\d])/g)) {
+    const iso = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    if (iso) out.push({ iso, ambiguous: false });
+  }
+  for (const m of s.matchAll(/(?<![\d])(\d{1,2})\s?[/.-]\s?(\d{1,2})\s?[/.-]\s?(\d{4}|\d{2})(?![\d])/g)) {
+    const a = Number(m[1]), b = Number(m[2]), y = fullYear(m[3]);
+    const dmy = isoDate(y, b, a), mdy = isoDate(y, a, b);
+    if (dmy && mdy && dmy !== mdy) {
+      if (order === 'dmy') out.push({ iso: dmy, ambiguous: false });
+      else if (order === 'mdy') out.push({ iso: mdy, ambiguous: false });
+      else out.push({ iso: dmy, ambiguous: true });
+    } else if (dmy || mdy) out.push({ iso: dmy ?? mdy, ambiguous: false });
+  }
+  for (const m of s.matchAll(/(?<![\dA-Z])(\d{1,2})[\s.-]*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*[\s.,-]*(\d{4}|\d{2})(?![\d])/g)) {
+    const iso = isoDate(fullYear(m[3]), MONTHS[m[2]], Number(m[1]));
+    if (iso) out.push({ iso, ambiguous: false });
+  }
+  for (const m of s.matchAll(/(?<![A-Z])(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*[\s.]*(\d{1,2}),?\s*(\d{4})(?![\d])/g)) {
+    const iso = isoDate(Number(m[3]), MONTHS[m[1]], Number(m[2]));
+    if (iso) out.push({ iso, ambiguous: false });
+  }
+  return out;
+}
+
+/** The one date the texts print (all the same day), or a note why there is none. */
+export function oneDate(texts, order) {
+  const found = texts.flatMap((t) => datesIn(t, order));
+  if (found.length === 0) return { note: `date: no date in ${JSON.stringify(texts).slice(0, 80)}` };
+  if (found.some((d) => d.ambiguous)) return { note: `date: day/month order not settled in ${JSON.stringify(texts).slice(0, 80)}` };
+  const days = [...new Set(found.map((d) => d.iso))];
+  if (days.length !== 1) return { note: `date: several dates ${days.join(', ')}` };
+  return { date: days[0] };
+}
+
+/**
+ * An amount with two decimals as printed in a label ("RM 3.90", "1,234.50", "$12.00", "12,50"): the number,
+ * or undefined when the text is not one amount.
+ */
+export function decimalAmount(text) {
+  const s = String(text).replace(/[A-Za-z$€£¥₹:*\s]+/g, '').replace(/^[^\d-]+|[^\d]+$/g, '');
+  let m = /^(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})$/.exec(s);
+  if (m) return Number(`${m[1].replace(/,/g, '')}.${m[2]}`);
+  m = /^(\d{1,3}(?:\.\d{3})+|\d+),(\d{2})$/.exec(s);
+  if (m) return Number(`${m[1].replace(/\./g, '')}.${m[2]}`);
+  m = /^\d+$/.exec(s);
+  if (m && s.length <= 6) return Number(s);
+  return undefined;
+}
+
+/** A whole-currency amount (VND, IDR): '.', ',' or space group thousands; a trailing ,00 / .00 is dropped. */
+export function wholeAmount(text) {
+  const s = String(text).trim().replace(/(?:VND|VNĐ|đ|Đ|Rp\.?|IDR)/gi, '').trim().replace(/[.,]00$/, '');
+  if (!/^\d{1,3}(?:[.,\s]\d{3})+$|^\d+$/.test(s)) return undefined;
+  const n = Number(s.replace(/[.,\s]/g, ''));
+  return n > 0 ? n : undefined;
+}
+
+/** SROIE key file ({company, date, address, total}): Malaysian ringgit, dates day-first. */
+export function sroieLabel(key) {
+  const label = {}, notes = [];
+  if (key.company?.trim()) label.merchantName = key.company.trim();
+  if (key.address?.trim()) label.merchantAddress = key.address.trim();
+  const d = oneDate([key.date ?? ''], 'dmy');
+  if (d.date) label.date = d.date; else notes.push(d.note);
+  const total = decimalAmount(key.total ?? '');
+  if (total !== undefined && total > 0) label.totalAmount = total; else notes.push(`total: not one amount: ${JSON.stringify(key.total)}`);
+  label.currency = 'MYR';
+  notes.push('currency: MYR (SROIE receipts are Malaysian)', 'date: numeric dates read day-first (Malaysian convention)');
+  return { label, notes };
+}
+
+const VN_TOTAL_WORDS = /t[ổo]ng|thanh\s*to[áa]n|c[ộo]ng|ph[ảa]i\s*tr[ảa]|total|amount/i;
+const VN_NOT_TOTAL = /ti[ềe]n\s*m[ặa]t|kh[áa]ch\s*(đưa|dua)|ti[ềe]n\s*th[ừu]a|tr[ảa]\s*l[ạa]i|gi[ảa]m|chi[ếe]t\s*kh[ấa]u|cash|change|discount|g[ốo]c/i;
+
+/** One MC-OCR row (anno_texts / anno_labels joined by '|||'): Vietnamese dong, dates day-first. */
+export function mcocrLabel(row) {
+  const texts = String(row.anno_texts ?? '').split('|||');
+  const kinds = String(row.anno_labels ?? '').split('|||');
+  const of = (k) => texts.filter((_, i) => kinds[i] === k).map((t) => t.trim()).filter(Boolean);
+  const label = {}, notes = [];
+  const seller = of('SELLER');
+  if (seller.length) label.merchantName = seller.join(' ');
+  const address = of('ADDRESS');
+  if (address.length) label.merchantAddress = address.join(', ');
+  const d = oneDate(of('TIMESTAMP'), 'dmy');
+  if (d.date) label.date = d.date; else notes.push(d.note);
+  const cost = of('TOTAL_COST');
+  const amounts = cost.map(wholeAmount).filter((v) => v !== undefined);
+  const words = cost.filter((t) => wholeAmount(t) === undefined);
+  if (words.some((w) => VN_NOT_TOTAL.test(w))) notes.push(`total: TOTAL_COST words ${JSON.stringify(words)} name cash, change or a discount`);
+  else if (!words.some((w) => VN_TOTAL_WORDS.test(w))) notes.push(`total: no total keyword in TOTAL_COST ${JSON.stringify(cost)}`);
+  else if (amounts.length === 0 || new Set(amounts).size !== 1) notes.push(`total: TOTAL_COST amounts ${JSON.stringify(amounts)} are not one amount`);
+  else label.totalAmount = amounts[0];
+  label.currency = 'VND';
+  notes.push('currency: VND (MC-OCR receipts are Vietnamese)', 'date: numeric dates read day-first (Vietnamese convention)');
+  return { label, notes };
+}
+
+/** Currency signs and codes a WildReceipt box can print that name one currency (a bare '$' does not). */
+const CURRENCY_MARKS = [
+  [/£|\bGBP\b/, 'GBP'], [/€|\bEUR\b/, 'EUR'], [/\bRM\s?\d|\bMYR\b/, 'MYR'], [/\bS\$|\bSGD\b/, 'SGD'],
+  [/\bA\$|\bAUD\b/, 'AUD'], [/\bC\$|\bCAD\b/, 'CAD'], [/\bUS\$|\bUSD\b/, 'USD'], [/₹|\bINR\b|\bRs\.?\s?\d/, 'INR'],
+  [/\bAED\b|\bDHS?\b/, 'AED'], [/\bCHF\b/, 'CHF'], [/\bHK\$|\bHKD\b/, 'HKD'], [/\bNZ\$|\bNZD\b/, 'NZD'],
+  [/\bRp\.?\s?\d|\bIDR\b/, 'IDR'], [/₫|\bVND\b/, 'VND'], [/\bPHP\b|₱/, 'PHP'], [/\bTHB\b|฿/, 'THB'], [/\bZAR\b/, 'ZAR'],
+];
+
+/**
+ * One WildReceipt annotation (boxes of {label, transcription}): total, tax and date from their value boxes;
+ * the currency only where the boxes print exactly one currency's mark; numeric dates whose day and month
+ * could swap are left out (the set's receipts come from many countries).
+ */
+export function wildreceiptLabel(boxes) {
+  const of = (k) => boxes.filter((b) => b.label === k).map((b) => String(b.transcription).trim()).filter(Boolean);
+  const label = {}, notes = [];
+  const name = of('Store_name_value');
+  if (name.length) { label.merchantName = name.join(' '); notes.push('merchantName: Store_name_value boxes joined (WildReceipt strips spaces inside a box)'); }
+  const addr = of('Store_addr_value');
+  if (addr.length) label.merchantAddress = addr.join(' ');
+  const d = oneDate(of('Date_value'), 'none');
+  if (d.date) label.date = d.date; else notes.push(d.note);
+  for (const [field, kind] of [['totalAmount', 'Total_value'], ['taxAmount', 'Tax_value']]) {
+    const vals = of(kind).map(decimalAmount);
+    if (vals.length && vals.every((v) => v !== undefined) && new Set(vals).size === 1 && vals[0] > 0) label[field] = vals[0];
+    else if (vals.length) notes.push(`${field}: ${kind} boxes ${JSON.stringify(of(kind))} are not one amount`);
+  }
+  const all = boxes.map((b) => String(b.transcription)).join(' ');
+  const marks = [...new Set(CURRENCY_MARKS.filter(([re]) => re.test(all)).map(([, c]) => c))];
+  if (marks.length === 1) { label.currency = marks[0]; notes.push(`currency: ${marks[0]} from the one currency mark the boxes print`); }
+  else notes.push(marks.length ? `currency: several marks ${marks.join(', ')}` : 'currency: no mark naming one currency');
+  return { label, notes };
+}
+
+/** The label fields the pool keeps (the corpus's schema without `raw`). */
+export const LABEL_FIELDS = ['merchantName', 'merchantAddress', 'date', 'totalAmount', 'taxAmount', 'currency', 'invoiceNumber'];
+export function labelFields(label) {
+  const out = {};
+  for (const f of LABEL_FIELDS) if (label?.[f] !== undefined && label[f] !== null && label[f] !== '') out[f] = label[f];
+  return out;
+}
