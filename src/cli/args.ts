@@ -37,6 +37,7 @@ export const CLI_OPTIONS = {
   'queue-schema': { type: 'string' },
   tries: { type: 'string' },
   lease: { type: 'string' },
+  heartbeat: { type: 'string' },
   'retry-delay': { type: 'string' },
   drain: { type: 'boolean' },
   poll: { type: 'string' },

@@ -67,13 +67,15 @@ Job queue options (see docs/cli.md: when to use a queue, when --shard):
     the folder given plus the sha256 of its content: enqueuing it again adds nothing. Every worker must
     read the files at the path they were enqueued with (a shared mount).
   --tries N                 tries before an unexpected failure becomes a dead letter (default 3)
-  --lease S                 seconds a worker may hold a job (default 600): the job of a worker that
-                            died is retried after it; make it longer than any file takes
+  --heartbeat S             a job whose worker stops beating (killed, paused, cut off) for S seconds is
+                            taken back and retried (default 20, 10..3600); a live worker keeps it
+  --lease S                 hard limit on how long one worker may hold a job even while it beats
+                            (default 86400, the most pg-boss allows)
   --retry-delay S           back-off before the first retry (default 10), doubled with jitter per try
   work: --workers N files at once (and OCR workers); scans go to the store of --store-url (default: the
     queue's database, schema receiptkit). One JSON line per job on stdout. A typed error (unreadable,
     too large, timeout, ...) is final; an unexpected one is retried. SIGTERM/SIGINT finish the jobs in
-    hand, then exit 0; a second signal exits at once (those jobs are retried after their lease).
+    hand, then exit 0; a second signal exits at once (those jobs are retried after their heartbeat).
   --drain                   exit once the queue has no job left (default: keep waiting for jobs)
   --timeout MS              per-file time limit (a final TIMEOUT)
   --poll MS                 how often an idle worker looks for jobs (default 1000)
