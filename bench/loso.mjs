@@ -22,7 +22,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmoid, signOf, topOf, weighByFile, z } from '../scripts/fit-core.mjs';
+import { fitMap } from '../scripts/fit-calibration.mjs';
+import { goldFor, scoreField } from './score.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -130,6 +133,57 @@ function losoField(field, records) {
   return { perSource, reliability: reliability(pairs), calibration: { a: +cb[1].toFixed(4), b: +cb[2].toFixed(4), c: +cb[0].toFixed(4), marginCap: MARGIN_CAP }, features: names.length };
 }
 
+/** The collected field names and the bench's. */
+const BENCH_FIELD = { total: 'totalAmount', tax: 'taxAmount', date: 'date', name: 'merchantName', address: 'merchantAddress', currency: 'currencyCode' };
+
+/** Each labelled file's final answer for a field: its (raw) confidence and whether the bench scores it right. */
+function finalPairs(records, field) {
+  const bf = BENCH_FIELD[field];
+  const out = [];
+  for (const r of records) {
+    const gold = goldFor({ ...r.gold, currency: r.gold.currency ?? undefined });
+    const [data, conf] = r.final?.[field] ?? [undefined, 0];
+    const scored = scoreField(bf, { [bf]: data === undefined || data === null ? undefined : { data, confidenceLevel: conf } }, gold);
+    if (scored) out.push({ ds: r.ds, confidence: scored.confidence, right: scored.correct });
+  }
+  return out;
+}
+
+/**
+ * The confidence map (models/calibration.json, src/resolve/calibration.ts) leave-one-source-out: for each
+ * source, the map fitted (scripts/fit-calibration.mjs fitMap) on the other sources' final answers, applied to
+ * this one's; beside it, the installed map (`installed`, a function of the raw confidence). The data must
+ * hold the resolvers' own confidences (collected with --engine-opts '{"calibrated":false}').
+ */
+export function losoCalibration(records, field, installed) {
+  const pairs = finalPairs(records, field);
+  const given = pairs.filter((p) => p.confidence > 0);
+  const perSource = {};
+  const held = [], today = [];
+  for (const S of [...new Set(pairs.map((p) => p.ds))].sort()) {
+    const mine = pairs.filter((p) => p.ds === S);
+    const map = fitMap(given.filter((p) => p.ds !== S));
+    const stat = (conf) => {
+      const xs = mine.filter((p) => p.confidence > 0).map((p) => ({ conf: conf(p.confidence), y: p.right }));
+      const hi = xs.filter((p) => p.conf >= 0.9);
+      return { xs, precision: hi.length ? +(hi.filter((p) => p.y).length / hi.length).toFixed(4) : null, share: +(hi.length / mine.length).toFixed(4) };
+    };
+    const a = stat((c) => calibrateBy(c, map)), b = stat(installed);
+    held.push(...a.xs); today.push(...b.xs);
+    perSource[S] = { files: mine.length, right: +(mine.filter((p) => p.right).length / mine.length).toFixed(4), heldOut: { precision: a.precision, share: a.share }, installed: { precision: b.precision, share: b.share } };
+  }
+  return { perSource, reliability: { heldOut: reliability(held), installed: reliability(today) }, map: fitMap(given) };
+}
+
+let calibrateFn;
+/** The library's own mapping (dist/resolve/calibration.js calibrate), so that the bench applies a map as the engine does. */
+async function loadCalibrate() {
+  const mod = await import(pathToFileURL(path.join(process.env.RK_DIST ? path.dirname(process.env.RK_DIST) : path.join(repo, 'dist'), 'resolve', 'calibration.js')).href);
+  calibrateFn = mod.calibrate;
+  return mod;
+}
+const calibrateBy = (c, map) => (map ? calibrateFn(c, map) : c);
+
 /** Reliability groups of at least `min` values whose right share is more than 5 points from their mean confidence. */
 export function offGroups(table, min = 30) {
   return table.filter((b) => b.n >= min && Math.abs(b.right - b.meanConfidence) > 0.05);
@@ -139,7 +193,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const files = (opt('data', '') || '').split(',').filter(Boolean);
   if (!files.length) { console.error('usage: node bench/loso.mjs --data FILE[,FILE...] [--fields total,date,name,currency,tax]'); process.exit(2); }
   const records = loadRecords(files);
-  const fields = opt('fields', 'total,date,name,currency,tax').split(',');
+  const fields = opt('fields', 'total,date,name,currency,tax').split(',').filter(Boolean);
   const report = { date: new Date().toISOString(), files: records.length, sources: {}, fields: {} };
   for (const r of records) report.sources[r.ds] = (report.sources[r.ds] ?? 0) + 1;
   console.log(`leave-one-source-out on ${records.length} files: ${Object.entries(report.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
@@ -154,6 +208,33 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log('reliability (held-out):', res.reliability.filter((b) => b.n).map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
     const off = offGroups(res.reliability);
     console.log(`groups of >= 30 more than 5 points off: ${off.length ? off.map((b) => b.group).join(', ') : 'none'}`);
+  }
+  if (argv.includes('--calibration')) {
+    const mod = await loadCalibrate();
+    const installedModel = JSON.parse(fs.readFileSync(path.join(repo, 'models', 'calibration.json'), 'utf8'));
+    report.calibration = {};
+    const maps = {};
+    for (const field of Object.keys(BENCH_FIELD)) {
+      const m = installedModel.fields[BENCH_FIELD[field]];
+      const res = losoCalibration(records, field, (c) => mod.calibrate(c, m));
+      report.calibration[field] = res;
+      if (res.map) maps[BENCH_FIELD[field]] = { x: res.map.x, y: res.map.y, ...(res.map.hiFrom !== undefined ? { hiFrom: res.map.hiFrom } : {}) };
+      console.log(`\n== confidence of the final ${field}: precision / share at >= 0.9, map fitted without the source vs the installed map`);
+      console.log('| source | files | right | held-out map | installed map |');
+      console.log('|---|---|---|---|---|');
+      const pc = (v) => (v === null ? '-' : (100 * v).toFixed(1));
+      for (const [src, v] of Object.entries(res.perSource)) console.log(`| ${src} | ${v.files} | ${pc(v.right)} | ${pc(v.heldOut.precision)} / ${pc(v.heldOut.share)} | ${pc(v.installed.precision)} / ${pc(v.installed.share)} |`);
+      for (const k of ['heldOut', 'installed']) {
+        const off = offGroups(res.reliability[k]);
+        console.log(`reliability (${k}):`, res.reliability[k].filter((b) => b.n).map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '), `; off by > 5 points (n >= 30): ${off.map((b) => b.group).join(', ') || 'none'}`);
+      }
+    }
+    const calOut = opt('write-calibration', '');
+    if (calOut) {
+      const model = { version: 1, fields: maps, fitted: { script: 'bench/loso.mjs --calibration', date: new Date().toISOString().slice(0, 10), data: 'the training pool (scripts/pool), final answers with the resolvers\' own confidences', files: records.length, sources: report.sources } };
+      fs.writeFileSync(path.resolve(calOut), `${JSON.stringify(model, null, 1)}\n`);
+      console.log(`wrote ${calOut}`);
+    }
   }
   const out = opt('out', '');
   if (out) { fs.writeFileSync(path.resolve(out), `${JSON.stringify(report, null, 1)}\n`); console.log(`\nwritten ${path.relative(repo, path.resolve(out)) || out}`); }

@@ -59,7 +59,8 @@ async function collect() {
   const { candidateTaps } = await import(pathToFileURL(path.join(path.dirname(dist), 'resolve', 'model.js')).href);
   let groups = [];
   candidateTaps.push((field, cands) => { if (RIGHT[field]) groups.push({ field, cands: cands.map((c) => ({ v: c.value, f: c.features, s: c.score })) }); });
-  const engine = await createEngine({ pageBudgetMs: 0 });
+  // --engine-opts: e.g. '{"calibrated":false}' keeps the resolvers' own confidences (what the calibration refits from)
+  const engine = await createEngine({ pageBudgetMs: 0, ...JSON.parse(opt('engine-opts', '{}')) });
   const only = (opt('dataset', '') || '').split(',').filter(Boolean);
   const sets = fs.readdirSync(corpus).filter((d) => fs.existsSync(path.join(corpus, d, 'labels')) && (!only.length || only.includes(d))).sort();
   const resultsDir = opt('results', '');
