@@ -239,7 +239,11 @@ function fitAddress(records) {
 
 // ---------------------------------------------------------------- main
 if (has('collect')) await collect();
-const records = fs.readFileSync(dataFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+// --data A,B: several collected files (e.g. the shards of one run; a later line of the same file replaces an earlier one)
+const { loadRecords } = await import(pathToFileURL(path.join(repo, 'bench', 'loso.mjs')).href);
+// --train all: fit on every file (the training pool, whose number is leave-one-source-out, bench/loso.mjs);
+// default the corpus's tune halves, the check halves reported
+const records = loadRecords(String(opt('data', dataFile)).split(',').map((f) => path.resolve(f))).map((r) => (opt('train', 'tune') === 'all' ? { ...r, half: 'tune' } : r));
 const fields = (opt('fields', 'total,currency')).split(',');
 const model = { version: 1, fields: {}, fitted: { script: 'scripts/fit-fields.mjs', date: new Date().toISOString(), lambda: LAMBDA_OPT, prior: opt('prior', 'none'), loss: LOSS, data: {}, crossValidated: {}, heldAtZero: {} } };
 for (const ds of [...new Set(records.map((r) => r.ds))].sort()) {
