@@ -96,7 +96,7 @@ describe('docs', () => {
     const lines = readme.trimEnd().split('\n').length;
     expect(lines).toBeGreaterThanOrEqual(150);
     expect(lines).toBeLessThanOrEqual(250);
-    for (const cmd of ['npm install receiptkit-ocr', 'npm run sample', 'npm test']) expect(readme).toContain(cmd);
+    for (const cmd of ['npm install receiptkit-ocr', 'npm run sample', 'npm test', 'npm run test:unit']) expect(readme).toContain(cmd);
     const linked = new Set([...readme.matchAll(/\]\(docs\/([\w.-]+\.md)/g)].map((m) => m[1]));
     for (const p of pages) if (p !== 'README.md') expect(linked.has(p), `README links docs/${p}`).toBe(true);
   });
