@@ -1,6 +1,6 @@
 /**
  * Near-duplicate copies of a receipt image for the similarity benches (bench/similarity.mjs,
- * bench/image-hash.mjs): the kinds of copy, each with random parameters drawn from the caller's `rng`
+ * and, until issue 52, bench/image-hash.mjs): the kinds of copy, each with random parameters drawn from the caller's `rng`
  * (a function returning numbers in [0, 1)), so a seed gives the same copies in every bench.
  *
  *   reencode  JPEG at quality 30-70

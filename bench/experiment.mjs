@@ -1,4 +1,4 @@
-// Shared plumbing of the OCR experiment scripts (ocr-params, ocr-orientation, ocr-pool-size, orientation-votes, text-size):
+// Shared plumbing of the bench scripts (run, speed, second-reader, tamper, phone-photos, paper-crops; once the OCR experiments):
 // `--flag value` arguments, the corpus location, the built library's modules, and samples spread over a dataset.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Decodes the QR codes and common 1-D barcodes (EAN-13/8, UPC-A/E, Code 128, Code 39, ITF) printed on a page, in
  * process, with ZXing-C++ compiled to WebAssembly (`zxing-wasm`; chosen over `jsqr` by measurement:
- * bench/codes-libraries.mjs, docs/decisions/2026-11-26-zxing-wasm-decoder.md).
+ * docs/decisions/2026-11-26-zxing-wasm-decoder.md).
  *
  * - Offline: the .wasm is read from the installed package (zxing-wasm's default would fetch it from a
  *   CDN); it is compiled once per process, on the first page.

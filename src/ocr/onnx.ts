@@ -41,7 +41,7 @@ function runtime(): Ort {
 
 /**
  * onnxruntime's intra-op threads by default. One, by measurement: the recogniser reads one small strip
- * at a time, which two threads share badly (bench/paddle-batch.mjs: 30.3 s CPU against 20.0 s for the
+ * at a time, which two threads share badly (docs/decisions/2026-11-26-paddle-threads-and-batching.md: 30.3 s CPU against 20.0 s for the
  * same text on 12 pages), and the thorough reading runs tesseract alongside on the other core (bench/
  * speed.mjs, 20 SROIE scans in one run: p50 3.46 s with 2 threads, 2.79 s with 1, the same fields).
  */

@@ -1,5 +1,5 @@
 /**
- * Page orientation, in two cheap steps (measured in bench/ocr-orientation.mjs; numbers in bench/OCR.md):
+ * Page orientation, in two cheap steps (docs/decisions/2026-11-21-orientation-search.md; numbers in bench/OCR.md):
  *
  * 1. Text direction (0/180 vs 90/270) from geometry, no OCR: on a ~1000 px grey copy, ink is found with
  *    an adaptive threshold, split into connected components (characters or bits of them), and each
@@ -186,7 +186,7 @@ export const AXIS_LINE_ELONGATION = 2.5;
  * up to AXIS_VERTICAL_UP_TO; in between, the geometry (textDirection) decides. The detector was trained on
  * horizontal lines: upright pages score 0.71-1 on the photo sets, sideways text sometimes breaks into
  * short pieces that vote horizontal (up to 0.21 on pages turned 90°), hence the asymmetric thresholds
- * (bench/orientation-votes.mjs; numbers in bench/OCR.md).
+ * (docs/decisions/2026-11-27-orientation-from-text-lines.md).
  */
 export const AXIS_HORIZONTAL_FROM = 0.5;
 export const AXIS_VERTICAL_UP_TO = -0.2;

@@ -87,7 +87,7 @@ export class PaddleReader implements PageReader, LineReader {
 
   /**
    * `threads`: onnxruntime's intra-op threads; `modelDir`: another folder with the three model files;
-   * `batching`: how strips are fed to the recogniser (default REC_BATCH; bench/paddle-batch.mjs compares).
+   * `batching`: how strips are fed to the recogniser (default REC_BATCH; docs/decisions/2026-11-26-paddle-threads-and-batching.md).
    */
   constructor(private readonly opts: { threads?: number; modelDir?: string; batching?: RecBatching } = {}) {}
 
@@ -357,7 +357,7 @@ export interface RecBatching {
 /**
  * Strips read together: sorted by width, a batch takes up to `size` strips whose widths are within
  * `widthRatio` of its narrowest, padded with paper to its widest. One by one is the default, by
- * measurement (bench/paddle-batch.mjs, 12 pages of SROIE and US/UK/EU receipts, one thread, CPU time
+ * measurement (docs/decisions/2026-11-26-paddle-threads-and-batching.md, 12 pages of SROIE and US/UK/EU receipts, one thread, CPU time
  * so that the machine's load does not count): batches of 8 within 10 % took the same CPU (19.9 s
  * against 20.0 s) and read different text on every page (1010 of 1067 words the same), batches of 16
  * within 30 % took 19 % longer. The recogniser's cost is its pixels; its per-run cost is small.

@@ -3,7 +3,7 @@
  * its one full-resolution decode), upright per its EXIF orientation, cut to its paper when it is a photo
  * of a receipt on a table (paper.ts), flattened on white, converted to 8-bit grey and scaled (the
  * "working image"); orientation analysis and every OCR pass start from that buffer. Choices measured
- * on the corpus with bench/ocr-params.mjs (numbers in bench/OCR.md):
+ * on the corpus (docs/decisions/2026-11-21-tesseract-page-reading.md; numbers in bench/OCR.md):
  * - long side at most 2000 px: 1600, 2000 and 2400 found the same totals and dates on the sample and
  *   took about the same time (text, not pixels, drives tesseract's time); 2000 keeps small print on
  *   A4 invoice renders above ~170 dpi;
@@ -45,7 +45,7 @@ export const DEFAULT_SCALING: Readonly<OcrScaling> = { maxLongSide: 2000, minLon
  * 18 below 236.
  * Such a page is enlarged to a long side of at least PHOTO_MIN_LONG_SIDE (at most PHOTO_MAX_UPSCALE
  * times) and its contrast equalised locally (CLAHE, PHOTO_CLAHE_TILE px tiles at working scale, slope
- * 3). Measured with bench/ocr-params.mjs (all 81 phone photos; labelled value present in the OCR text):
+ * 3). Measured (docs/decisions/2026-11-21-tesseract-page-reading.md; all 81 phone photos; labelled value present in the OCR text):
  * totals 51 -> 59 of 78, dates 38 -> 52 of 70; on the 18 grey scans dates 15 -> 16 of 18, totals the
  * same. On white scans the same treatment lost dates (60 scans: 49 -> 45 of 55), hence the gate.
  * Tiles of 16/24/32/64/128 px gave dates 50/53/52/46/39; upscaling to 1000/1200/1400 with 64 px tiles gave

@@ -33,7 +33,7 @@ export const WORKER_MAX_CALLS = 1000;
 
 /**
  * Workers by default: one per core (`os.availableParallelism()`), at most four (each holds 70-100 MB).
- * Measured with bench/ocr-pool-size.mjs on the 2-vCPU machine this was built on (12 corpus pages,
+ * Measured (docs/decisions/2026-11-21-ocr-pool-size.md) on the 2-vCPU machine this was built on (12 corpus pages,
  * all submitted at once, orientation on): 2 workers gave 2.05x the pages per second of one, 3 workers
  * 1.88x. The main thread's share (decoding, orientation geometry) is small next to OCR, so no core is
  * held back for it. A single page always runs on one worker, so more workers never slow one call down.

@@ -131,7 +131,7 @@ const MIN_WORDS = 6;
 
 /**
  * The signature of an upright grey page (exported for tests and the benches). `hash` hashes the 32 x 32
- * ink density of a text area (dctHash; bench/image-hash.mjs passes others to compare them).
+ * ink density of a text area (dctHash; docs/decisions/2026-11-26-own-perceptual-hash.md compares others).
  */
 export async function signatureOfGrey(img: GrayImage, text?: TextBoxes, hash: (values: ArrayLike<number>, n: number) => string = dctHash): Promise<ImageSignature | null> {
   const { width: w, height: h } = img;

@@ -3,7 +3,7 @@
  * text area (src/similarity/image.ts computes it); similarity scores compare it with hammingDistance.
  * Not the `image-hash` package: hashing the whole file, it found 41-54 % of the corpus copies that this
  * hash of the text area finds 79 % of, none of the re-photographed ones, and took 1.5-1.9 times as long
- * (bench/image-hash.mjs; docs/decisions/2026-11-26-own-perceptual-hash.md).
+ * (docs/decisions/2026-11-26-own-perceptual-hash.md).
  */
 /** Bits that differ between two hashes (0..64). */
 export function hammingDistance(a: string, b: string): number {

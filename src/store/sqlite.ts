@@ -8,7 +8,7 @@
  * - better-sqlite3 compiles from source wherever its prebuilt-binary host is unreachable (70-140 s,
  *   python3, make and a C++ compiler) and needs an install script; `node:sqlite` needs nothing installed;
  * - better-sqlite3 13.2 ships prebuilt binaries and does not abort, but it is 27 MB of binaries per install
- *   for a module Node already has; `node:sqlite` was no slower (bench/sqlite-drivers.mjs);
+ *   for a module Node already has; `node:sqlite` was no slower (docs/decisions/2026-11-27-node-sqlite-store.md);
  * - `node:sqlite` writes the same SQLite file format (the same SQLite library), so stores written before
  *   open unchanged (test/store.test.ts opens fixtures/store-better-sqlite3-v3.db).
  *

@@ -10,7 +10,7 @@
  * SUPERCENTER #123`). Similarity is 1 - edit distance / length; entries of up to 4 characters must
  * match exactly (after the skeleton), longer ones need 0.8 (one edit in 5, two in 10).
  *
- * (fuse.js was measured for this and not used, `node bench/names-match.mjs`: the names read from the
+ * (fuse.js was measured for this and not used, docs/decisions/2026-11-25-dependencies-not-used.md: the names read from the
  * 178 SROIE receipts against the labelled names of all of them. This matcher: 91.4 % of correctly read
  * names match their own label, 0.05 % of pairs of different merchants match. fuse.js at its default
  * threshold 0.4: 98.8 % and 2.2 %; at 0.1 on normalised names: 96.3 % and 0.73 %, i.e. 15x the false
