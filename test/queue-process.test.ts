@@ -2,7 +2,8 @@
  * The job queue through real processes (issue 25): `receiptkit enqueue`, three `receiptkit work`
  * processes of the built CLI sharing 60 small text-layer PDFs and 10 scans (drawn here with sharp, read
  * by real OCR) through a real PostgreSQL server; one worker is SIGKILLed while it holds a job, one is
- * added late. Every file ends with exactly one result, no acknowledged result is lost, and the exported
+ * added late; the job it held is taken again once its heartbeat window (10 s) has passed (within 60 s of
+ * the kill, not after a lease). Every file ends with exactly one result, no acknowledged result is lost, and the exported
  * JSON Lines equal a plain `batch` over the same files line for line. Also: SIGTERM finishes the job in
  * hand, and bad or unreachable queues are clear errors.
  */
@@ -88,7 +89,7 @@ describe('receiptkit enqueue / work / results with real processes', () => {
     const SCHEMA = 'q_main', STORE = 's_main';
     const queueArgs = ['--queue', postgres.url, '--queue-schema', SCHEMA];
     const inputs = [path.join(dir, 'pdf'), path.join(dir, 'scan')];
-    const enq = run(['enqueue', ...inputs, ...queueArgs, '--lease', '30', '--tries', '5', '--retry-delay', '1']);
+    const enq = run(['enqueue', ...inputs, ...queueArgs, '--heartbeat', '10', '--tries', '5', '--retry-delay', '1']);
     expect(enq.status, enq.stderr).toBe(0);
     expect(enq.stderr).toMatch(/^70 files: 70 queued, 0 already in the queue -> postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres schema q_main\n$/);
     expect(run(['enqueue', ...inputs, ...queueArgs]).stderr).toMatch(/^70 files: 0 queued, 70 already in the queue/);
@@ -100,6 +101,7 @@ describe('receiptkit enqueue / work / results with real processes', () => {
     const doneBy = (p: Proc) => p.lines.filter((l) => l.msg === 'job' && l.outcome === 'done');
     await until(() => doneBy(victim).length >= 2, 90_000, 'the victim to finish two jobs');
     const held = await killHoldingAJob(victim, SCHEMA);
+    const killedAt = new Date();
     expect((await victim.exited).signal).toBe('SIGKILL');
     const acknowledged = doneBy(victim).map((l) => l.id as number);
     const late = start(workArgs);
@@ -109,15 +111,20 @@ describe('receiptkit enqueue / work / results with real processes', () => {
       expect(exits[i]!.code, p.stderr()).toBe(0);
       expect(p.lines.at(-1)).toMatchObject({ msg: 'stopped', stoppedBy: 'drained' });
     }
-    // every file has exactly one result; the held job was retried after its lease by another worker
-    const rows = await query(`SELECT id, state, attempts, worker FROM "${SCHEMA}".files ORDER BY id`);
+    // every file has exactly one result; the held job was taken again by another worker once its
+    // heartbeat window (10 s) had passed: within 90 s of the kill, not after a lease
+    const rows = await query(`SELECT id, state, attempts, worker, started_at, finished_at FROM "${SCHEMA}".files ORDER BY id`);
     expect(rows).toHaveLength(70);
     expect(rows.filter((r) => r.state !== 'done')).toEqual([]);
     for (const id of held) {
       const r = rows.find((x) => Number(x.id) === id)!;
       expect(r.attempts).toBeGreaterThanOrEqual(2);
       expect(r.worker).not.toBe(victim.id);
+      // taken again after the window (10 s), the monitor's pass (5 s) and the back-off (1-2 s), by a free worker
+      expect(r.started_at.getTime() - killedAt.getTime()).toBeLessThan(60_000);
     }
+    const since = (id: number, k: 'started_at' | 'finished_at') => (rows.find((x) => Number(x.id) === id)![k].getTime() - killedAt.getTime()) / 1000;
+    const heldBack = held.map((id) => `taken again ${since(id, 'started_at').toFixed(1)} s, its result ${since(id, 'finished_at').toFixed(1)} s after the kill`).join('; ');
     // no acknowledged result lost: what the victim logged as done is its result in the queue
     expect(acknowledged.length).toBeGreaterThanOrEqual(2);
     for (const id of acknowledged) expect(rows.find((x) => Number(x.id) === id)).toMatchObject({ state: 'done', worker: victim.id });
@@ -141,7 +148,7 @@ describe('receiptkit enqueue / work / results with real processes', () => {
     const status = JSON.parse(run(['status', ...queueArgs, '--json']).stdout);
     expect(status).toMatchObject({ total: 70, pending: 0, running: 0, done: 70, failed: 0, dead: 0 });
     const slowest = Math.max(...[a, b, late].flatMap((p) => doneBy(p).map((l) => l.ms as number)));
-    console.log(`queue: victim acknowledged ${acknowledged.length}, held ${held.length}; done by a ${doneBy(a).length}, b ${doneBy(b).length}, late ${doneBy(late).length}; slowest job ${slowest} ms`);
+    console.log(`queue: victim acknowledged ${acknowledged.length}, held ${held.length} (${heldBack}); done by a ${doneBy(a).length}, b ${doneBy(b).length}, late ${doneBy(late).length}; slowest job ${slowest} ms`);
   }, 240_000);
 
   it('SIGTERM finishes the job in hand and exits 0 without taking another', async () => {

@@ -97,7 +97,8 @@ export class QueueDb {
     try {
       pool = new pg.Pool({
         connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000,
-        options: '-c synchronous_commit=on', application_name: 'receiptkit-queue',
+        // a transaction left open (its worker paused or cut off mid-way) holds its job's row no longer than 10 s
+        options: '-c synchronous_commit=on -c idle_in_transaction_session_timeout=10000', application_name: 'receiptkit-queue',
       });
     } catch (e) {
       throw new ReceiptKitError('INVALID_OPTION', `queue: ${e instanceof Error ? e.message : String(e)}: ${location}`, { field: 'queue', cause: e });
