@@ -1,5 +1,5 @@
 // Decode rate of the codes stage on fiscal codes printed onto receipts, by format and by distortion:
-//  - generated receipts (bench/code-fixtures.mjs), the test grid and harder cases (2 px modules, 8 deg);
+//  - generated receipts (test/generators/code-fixtures.ts), the test grid and harder cases (2 px modules, 8 deg);
 //  - corpus photos (../shared/corpus by default, or the folder given) with the code printed on a label,
 //    blurred and tilted with the photo (`--photos N` per set, default 12). Module size and blur are
 //    given in pixels of the decoder's image (the stage scales a page to a 2000 px long side): a thermal
@@ -15,7 +15,7 @@ import { loadInput } from '../dist/input/index.js';
 import { readPageCodes } from '../dist/codes/index.js';
 import { workScale } from '../dist/codes/decode.js';
 import sharp from 'sharp';
-import { fiscalSamples, receiptWithCode, photoWithCode } from './code-fixtures.mjs';
+import { fiscalSamples, receiptWithCode, photoWithCode } from '../test/generators/code-fixtures.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { photos: { type: 'string', default: '12' } } });

@@ -2,7 +2,7 @@
 // documentType and language over the corpus and the generated non-receipts (issue 24, parts 3-4).
 //   node bench/doctype.mjs [--engine MODULE] [--corpus PATH] [--dataset a,b] [--generated N] [--no-corpus] [--out FILE]
 // Runs the engine's reading (analyze; its own documentType, and the language detected on its text) on every corpus file and on
-// N images of each kind from bench/doctype-images.mjs (default 14: 70 non-receipts + 14 receipt
+// N images of each kind from test/generators/doctype-images.ts (default 14: 70 non-receipts + 14 receipt
 // screenshots). `--engine bench/replay-engine.mjs` replays recorded OCR for the corpus (the generated
 // images are read live the first time). Writes bench/reports/doctype-<time>.json: per set and half
 // (score.mjs halfOf) the share classified as expected, the languages found, the time the two steps took
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { halfOf } from './score.mjs';
-import { doctypeImages } from './doctype-images.mjs';
+import { doctypeImages } from '../test/generators/doctype-images.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

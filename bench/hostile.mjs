@@ -11,7 +11,7 @@
 //   peak RSS    process.resourceUsage().maxRSS at exit (every thread of the process)
 //   code        the error code (or "ok" when the file was extracted)
 // A process that has not exited after --timeout (default 60 s) is killed and shown as a hang.
-// The files: bench/hostile-files.mjs (generated PDFs), four white 7000x7000 JPEGs in a PDF (made with sharp)
+// The files: test/generators/hostile-files.ts (generated PDFs), four white 7000x7000 JPEGs in a PDF (made with sharp)
 // and a bit-flipped copy of fixtures/receipt-us.jpg.
 // Needs `npm run build` first. Runs one file at a time (the numbers are wall times).
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { bitFlipped, hostileFiles, pdfWithJpegs } from './hostile-files.mjs';
+import { bitFlipped, hostileFiles, pdfWithJpegs } from '../test/generators/hostile-files.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

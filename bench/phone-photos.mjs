@@ -15,13 +15,13 @@
 //
 // The receipts are chosen by a fixed rule, not by hand: from each dataset of DATASETS in turn, the items
 // in the order of sha256(`${seed}:${dataset}:${id}`), until `count` are taken. Every random choice comes
-// from a generator seeded with the seed and the photo's number (bench/rng.mjs): same seed, same photos.
+// from a generator seeded with the seed and the photo's number (test/generators/rng.ts): same seed, same photos.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { BENCH_DIR, corpusDir, parseFlags } from './experiment.mjs';
-import { rng } from './rng.mjs';
+import { rng } from '../test/generators/rng.ts';
 
 const DATASETS = ['us_uk_eu_receipts', 'sroie', 'indo_receipts_phone', 'vn_receipts_phone', 'wildreceipt_world'];
 const SHORT = { us_uk_eu_receipts: 'us', sroie: 'sroie', indo_receipts_phone: 'indo', vn_receipts_phone: 'vn', wildreceipt_world: 'ww' };

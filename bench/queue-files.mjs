@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { pdfOf, streamOf } from './hostile-files.mjs';
+import { pdfOf, streamOf } from '../test/generators/hostile-files.ts';
 
 const WORDS = ['ALPHA', 'BRAVO', 'CEDAR', 'DELTA', 'EMBER', 'FJORD', 'GARNET', 'HARBOR', 'IVORY', 'JUNIPER', 'KESTREL', 'LOTUS', 'MAPLE', 'NECTAR', 'ORCHID', 'PEBBLE', 'QUARTZ', 'RAVEN', 'SAFFRON', 'TUNDRA'];
 const ITEMS = ['KOPI O', 'NASI LEMAK', 'ROTI CANAI', 'TEH TARIK', 'MEE GORENG', 'MILO AIS', 'CHAR KUEY TEOW', 'LAKSA', 'SATAY', 'CENDOL', 'APAM', 'KUIH'];

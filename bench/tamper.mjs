@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { rng } from './rng.mjs';
+import { rng } from '../test/generators/rng.ts';
 import { cliErrors } from './experiment.mjs';
 
 const { fail, int, value } = cliErrors('tamper bench');

@@ -9,7 +9,7 @@ import { createEngine, ReceiptKitError } from '../src/index.js';
 import { loadInput } from '../src/input/index.js';
 import type { Engine } from '../src/index.js';
 import { pngDeclaring, randomBytes } from './helpers/hostile.js';
-import { hostileFiles } from '../bench/hostile-files.mjs';
+import { hostileFiles } from './generators/hostile-files.ts';
 
 const FIX = path.resolve(__dirname, '../fixtures');
 

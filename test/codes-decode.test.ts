@@ -1,4 +1,4 @@
-// The codes stage on generated receipts (bench/code-fixtures.mjs: a receipt drawn with sharp, a code
+// The codes stage on generated receipts (test/generators/code-fixtures.ts: a receipt drawn with sharp, a code
 // drawn module by module, then blurred, tilted and saved as JPEG): every supported fiscal format is
 // decoded and parsed right at realistic sizes, product barcodes read, positions land on the code, a
 // page without codes costs little, and a huge page is scaled down before the decoder sees it.
@@ -8,7 +8,7 @@ import { loadInput } from '../src/input/index.js';
 import { readPageCodes } from '../src/codes/index.js';
 import { WORK_MAX_PIXELS, workScale } from '../src/codes/decode.js';
 import { DEFAULT_LIMITS } from '../src/input/types.js';
-import { fiscalSamples, receiptWithCode } from '../bench/code-fixtures.mjs';
+import { fiscalSamples, receiptWithCode } from './generators/code-fixtures.ts';
 
 /** Module sizes (px) x blur (sigma) x tilt (degrees): a receipt scanned or photographed at 200-300 dpi. */
 const GRID = [

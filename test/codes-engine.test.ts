@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import type { Engine } from '../src/index.js';
-import { zatcaTlv, receiptWithCode } from '../bench/code-fixtures.mjs';
+import { zatcaTlv, receiptWithCode } from './generators/code-fixtures.ts';
 
 const LINES = (total: string) => ['AL NOOR TRADING CO', 'VAT NO 310122393500003', 'DATE 14/03/2024 22:10', 'Coffee beans 500g       100.00', 'SUBTOTAL                100.00', 'VAT 15%                  15.00', `TOTAL                   ${total}`, 'CASH                    120.00'];
 const PAYLOAD = zatcaTlv(['Al Noor Trading Co', '310122393500003', '2024-03-14T22:10:05Z', '115.00', '15.00']);

@@ -11,7 +11,7 @@ import { applyFiscalFacts, sameTaxId } from '../src/resolve/fiscal.js';
 import { extractFields } from '../src/fields/index.js';
 import { documentFromText } from '../src/document/geometry.js';
 import type { FiscalFact } from '../src/codes/types.js';
-import { fiscalSamples, nfeKey, zatcaTlv } from '../bench/code-fixtures.mjs';
+import { fiscalSamples, nfeKey, zatcaTlv } from './generators/code-fixtures.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,13 +1,13 @@
 /**
- * documentType through the real engine with real OCR, on pages generated here (bench/doctype-images.mjs,
+ * documentType through the real engine with real OCR, on pages generated here (test/generators/doctype-images.ts,
  * no corpus needed): one of each kind of non-receipt, small, and a receipt shown on a phone screen,
  * which must stay a receipt and be flagged digital. Then the validation rule on the same pages.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createEngine } from '../src/index.js';
 import type { Engine, VerboseResult } from '../src/index.js';
-import { doctypeImages } from '../bench/doctype-images.mjs';
-import type { DoctypeImage } from '../bench/doctype-images.mjs';
+import { doctypeImages } from './generators/doctype-images.ts';
+import type { DoctypeImage } from './generators/doctype-images.ts';
 
 let engine: Engine;
 let images: DoctypeImage[];

@@ -16,7 +16,7 @@ import type { Document, Word } from '../src/document/types.js';
 import type { FieldResults, Located } from '../src/fields/types.js';
 import { detectFraud, bestCopy, COPY, STYLE } from '../src/fraud/index.js';
 // @ts-expect-error plain JavaScript module without types
-import { rng as rngOf, gauss as gaussOf } from '../bench/rng.mjs';
+import { rng as rngOf, gauss as gaussOf } from './generators/rng.ts';
 import type { FraudReport } from '../src/fraud/index.js';
 import { findCopies } from '../src/fraud/copymove.js';
 import { checkArithmetic } from '../src/fraud/arithmetic.js';

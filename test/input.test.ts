@@ -14,7 +14,7 @@ import { pdfDate, exifDate } from '../src/input/metadata.js';
 import { ReceiptKitError } from '../src/errors.js';
 import { makePdf } from './helpers/pdf.js';
 import { pngDeclaring, randomBytes } from './helpers/hostile.js';
-import { bitFlipped } from '../bench/hostile-files.mjs';
+import { bitFlipped } from './generators/hostile-files.ts';
 import { loadWorkingImage } from '../src/ocr/preprocess.js';
 
 // ---------- generated inputs ----------

@@ -44,6 +44,13 @@ describe('package entry points', () => {
     });
   }
 
+  it('the test generators (test/generators/, which bench/ imports too) compile under strict TypeScript', () => {
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    const res = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'test/generators/tsconfig.json')], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+    expect(res.stdout + res.stderr).toBe('');
+    expect(res.status).toBe(0);
+  }, 300_000);
+
   it('a strict TypeScript consumer (ESM and CommonJS) compiles against the published types', () => {
     const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
     const res = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'test/types/tsconfig.json')], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });

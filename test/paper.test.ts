@@ -14,7 +14,7 @@ import { DEFAULT_SCALING, PAPER_MAX_LONG_SIDE, PAPER_MIN_LONG_SIDE, loadWorkingI
 import { SHRINK_ON_LOAD_MAX_SCALE, decodeWhole, pagePixels } from '../src/ocr/page-pixels.js';
 import { boxToPolygon, toOriginalPoint } from '../src/document/geometry.js';
 import type { RasterPage } from '../src/input/types.js';
-import { rng } from '../bench/rng.mjs';
+import { rng } from './generators/rng.ts';
 
 /** A receipt: white sheet with rows of dark bars (lines of print), as PNG. */
 async function sheet(width: number, height: number, shade = 250): Promise<Buffer> {

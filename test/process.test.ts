@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { receiptWithCode } from '../bench/code-fixtures.mjs';
+import { receiptWithCode } from './generators/code-fixtures.ts';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIX = path.join(ROOT, 'fixtures');

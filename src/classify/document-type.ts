@@ -13,7 +13,7 @@
  *
  * Each cue is one small named rule (the evidence names it with its weight); the sums decide, as
  * DESIGN.md asks of a chain of rules. Weights and thresholds were set on the tune half of each corpus
- * set and the generated pages of bench/doctype-images.mjs, and checked on the other half
+ * set and the generated pages of test/generators/doctype-images.ts, and checked on the other half
  * (bench/doctype.mjs; docs/results.md "Document type and language").
  */
 import { foldText } from '../locale/keywords.js';

@@ -7,10 +7,16 @@ import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
+import type { WriteInputBarcodeFormat } from 'zxing-wasm/writer';
+
+/** A fiscal payload and the fields its parser must give. */
+export interface FiscalSample { scheme: string; variant?: string; format?: string; text: string; fields: Record<string, string | number> }
+/** The dark modules of a code (a 1-D barcode has one row). */
+export interface CodeModules { cols: number; rows: number; dark(x: number, y: number): boolean }
 
 const require = createRequire(import.meta.url);
-let writerReady;
-function writer() {
+let writerReady: ReturnType<typeof prepareZXingModule> | undefined;
+function writer(): ReturnType<typeof prepareZXingModule> {
   if (!writerReady) {
     const file = require.resolve('zxing-wasm/writer/zxing_writer.wasm');
     const b = readFileSync(file);
@@ -20,17 +26,17 @@ function writer() {
 }
 
 /** base64 of ZATCA TLV records (tag, UTF-8 value). */
-export function zatcaTlv(values) {
-  const parts = [];
+export function zatcaTlv(values: string[]): string {
+  const parts: Buffer[] = [];
   values.forEach((v, i) => { const b = Buffer.from(v, 'utf8'); parts.push(Buffer.from([i + 1, b.length]), b); });
   return Buffer.concat(parts).toString('base64');
 }
 
-const b64url = (o) => Buffer.from(typeof o === 'string' ? o : JSON.stringify(o)).toString('base64url');
+const b64url = (o: unknown): string => Buffer.from(typeof o === 'string' ? o : JSON.stringify(o)).toString('base64url');
 
 /** Mod-11 check digit with weights 2..9 from the right (NF-e access key). */
-function mod11(d) { let s = 0, w = 2; for (let i = d.length - 1; i >= 0; i--) { s += +d[i] * w; w = w === 9 ? 2 : w + 1; } const r = s % 11; return r < 2 ? 0 : 11 - r; }
-export function nfeKey({ state = '35', yymm = '2403', cnpj = '11222333000181', model = '65', series = '001', number = '000012345', emission = '1', code = '12345678' } = {}) {
+function mod11(d: string): number { let s = 0, w = 2; for (let i = d.length - 1; i >= 0; i--) { s += +d[i] * w; w = w === 9 ? 2 : w + 1; } const r = s % 11; return r < 2 ? 0 : 11 - r; }
+export function nfeKey({ state = '35', yymm = '2403', cnpj = '11222333000181', model = '65', series = '001', number = '000012345', emission = '1', code = '12345678' }: Record<string, string> = {}): string {
   const k = `${state}${yymm}${cnpj}${model}${series}${number}${emission}${code}`;
   return k + mod11(k);
 }
@@ -39,7 +45,7 @@ export function nfeKey({ state = '35', yymm = '2403', cnpj = '11222333000181', m
  * One sample payload per supported fiscal format (and variant), with the fields it must give. The values
  * are made up; the layouts follow the specifications cited in src/codes/fiscal/.
  */
-export function fiscalSamples() {
+export function fiscalSamples(): FiscalSample[] {
   const sig = b64url('x'.repeat(256));
   const gst = { SellerGstin: '27AAPFU0939F1ZV', BuyerGstin: '29AABCT3518Q1ZV', DocNo: 'INV/2024/00917', DocTyp: 'INV', DocDt: '14/03/2024', TotInvVal: 11800.5, ItemCnt: 3, MainHsnCode: '8471', Irn: 'a'.repeat(64), IrnDt: '2024-03-14 11:02:00' };
   return [
@@ -67,21 +73,21 @@ export function fiscalSamples() {
 }
 
 /** The dark modules of a code: `{ cols, rows, dark(x, y) }` (a 1-D barcode has one row). */
-export async function codeModules(text, format = 'QRCode') {
+export async function codeModules(text: string, format = 'QRCode'): Promise<CodeModules> {
   if (format === 'QRCode') {
     const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
     const n = qr.modules.size;
-    return { cols: n, rows: n, dark: (x, y) => !!qr.modules.get(y, x) };
+    return { cols: n, rows: n, dark: (x: number, y: number) => !!qr.modules.get(y, x) };
   }
   await writer();
-  const r = await writeBarcode(text, { format, scale: 1, addQuietZones: false });
+  const r = await writeBarcode(text, { format: format as WriteInputBarcodeFormat, scale: 1, addQuietZones: false });
   if (r.error) throw new Error(r.error);
   const s = r.symbol;
-  return { cols: s.width, rows: 1, dark: (x) => s.data[x] < 128 };
+  return { cols: s.width, rows: 1, dark: (x: number) => (s.data[x] ?? 255) < 128 };
 }
 
 /** SVG of the code at `module` px a module (1-D: bars `barHeight` tall), top-left at (x, y). */
-export function codeSvg(m, x, y, module, barHeight = 60) {
+export function codeSvg(m: CodeModules, x: number, y: number, module: number, barHeight = 60): string {
   let d = '';
   for (let r = 0; r < m.rows; r++) {
     for (let c = 0; c < m.cols; c++) if (m.dark(c, r)) d += `M${x + c * module},${y + r * module}h${module}v${m.rows === 1 ? barHeight : module}h${-module}z`;
@@ -96,7 +102,7 @@ const LINES = ['SIMPLIFIED TAX INVOICE', 'Store 0042  Till 3', '2x Coffee beans 
  * `quality` (JPEG). `format`: zxing's name of the code (QRCode, EAN13, Code128, ...). Returns the bytes
  * and where the code was drawn (before tilting).
  */
-export async function receiptWithCode(text, opts = {}) {
+export async function receiptWithCode(text: string, opts: { format?: string; module?: number; blur?: number; tilt?: number; quality?: number; width?: number; lines?: string[] } = {}): Promise<{ bytes: Buffer; box: { x: number; y: number; width: number; height: number } }> {
   const { format = 'QRCode', module = 4, blur = 0, tilt = 0, quality = 85, width = 760, lines = LINES } = opts;
   const m = await codeModules(text, format);
   const codeW = m.cols * module, codeH = m.rows === 1 ? 70 : m.rows * module;
@@ -116,21 +122,22 @@ export async function receiptWithCode(text, opts = {}) {
  * A photo with a code printed on it (the bench's corpus photos): the code drawn at `module` px a module
  * on a white label at (`x`, `y`) as fractions of the photo, blurred and tilted with the label.
  */
-export async function photoWithCode(photo, text, opts = {}) {
+export async function photoWithCode(photo: Buffer | string, text: string, opts: { format?: string; module?: number; blur?: number; tilt?: number; x?: number; y?: number; quality?: number } = {}): Promise<{ bytes: Buffer | null; fits: boolean }> {
   const { format = 'QRCode', module = 3, blur = 0, tilt = 0, x = 0.3, y = 0.6, quality = 85 } = opts;
   const m = await codeModules(text, format);
   const pad = 4 * module;
   const cw = m.cols * module + 2 * pad, ch = (m.rows === 1 ? 70 : m.rows * module) + 2 * pad;
   let label = sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${cw}" height="${ch}"><rect width="100%" height="100%" fill="#f7f7f2"/>${codeSvg(m, pad, pad, module, 70)}</svg>`)).png();
   if (tilt) label = sharp(await label.rotate(tilt, { background: '#00000000' }).png().toBuffer());
-  let lb = await label.png().toBuffer();
+  const lb = await label.png().toBuffer();
   const base = sharp(photo).rotate();
   const meta = await base.clone().metadata();
   const lm = await sharp(lb).metadata();
-  const W = meta.autoOrient?.width ?? meta.width, H = meta.autoOrient?.height ?? meta.height;
-  if (lm.width > W || lm.height > H) return { bytes: null, fits: false };
-  const left = Math.max(0, Math.min(W - lm.width, Math.round(W * x))), topPx = Math.max(0, Math.min(H - lm.height, Math.round(H * y)));
+  const W = meta.autoOrient?.width ?? meta.width ?? 0, H = meta.autoOrient?.height ?? meta.height ?? 0;
+  const lw = lm.width ?? 0, lh = lm.height ?? 0;
+  if (lw > W || lh > H) return { bytes: null, fits: false };
+  const left = Math.max(0, Math.min(W - lw, Math.round(W * x))), topPx = Math.max(0, Math.min(H - lh, Math.round(H * y)));
   let out = base.composite([{ input: lb, left, top: topPx }]);
   if (blur > 0) out = sharp(await out.png().toBuffer()).blur(blur);
-  return { bytes: await out.jpeg({ quality }).toBuffer(), fits: lm.width <= W && lm.height <= H };
+  return { bytes: await out.jpeg({ quality }).toBuffer(), fits: lw <= W && lh <= H };
 }

@@ -1,7 +1,10 @@
 // Deterministic random numbers for generated test and benchmark inputs (same seed, same images).
 
+/** A source of numbers in [0, 1). */
+export type Rng = () => number;
+
 /** Deterministic PRNG (mulberry32): a function returning numbers in [0, 1). */
-export function rng(seed) {
+export function rng(seed: number): Rng {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -13,4 +16,4 @@ export function rng(seed) {
 }
 
 /** A standard normal deviate drawn from `r` (Box-Muller). */
-export const gauss = (r) => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
+export const gauss = (r: Rng): number => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());

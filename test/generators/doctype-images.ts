@@ -2,16 +2,22 @@
 // (issue 24 part 3): chat screenshots, web pages, letters, bank statements, text-free pictures, and
 // receipts shown on a phone screen. Rendered offline with sharp from SVG (fonts: DejaVu, Debian
 // `fonts-dejavu-core`). Deterministic: the same seed gives the same images.
-//   import { doctypeImages } from './doctype-images.mjs';
+//   import { doctypeImages } from './doctype-images.ts';
 //   const list = await doctypeImages({ perKind: 14, scale: 1 });   // [{ kind, expect, name, bytes }]
 // bench/doctype.mjs runs the engine over them; test/doctype-images.test.ts renders a few, small.
 import sharp from 'sharp';
-import { rng } from './rng.mjs';
+import { rng } from './rng.ts';
+import type { Rng } from './rng.ts';
+
+export type DoctypeKind = 'chat' | 'web' | 'letter' | 'bank-statement' | 'picture' | 'receipt-screenshot';
+export interface DoctypeImage { kind: DoctypeKind; lang: string | null; expect: 'receipt' | 'other'; name: string; bytes: Buffer }
+type Lang = keyof typeof TEXT;
+interface TextStyle { size?: number; font?: string; fill?: string; weight?: string; anchor?: string; style?: string }
 
 const FONTS = ['DejaVu Sans', 'DejaVu Serif', 'DejaVu Sans Mono', 'DejaVu Sans Condensed', 'DejaVu Serif Condensed'];
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const pick = (r, list) => list[Math.floor(r() * list.length)];
-const money = (r, lo, hi) => (lo + r() * (hi - lo)).toFixed(2);
+const esc = (s: unknown): string => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
+const money = (r: Rng, lo: number, hi: number): string => (lo + r() * (hi - lo)).toFixed(2);
 
 /** Words of a few languages, for messages, paragraphs and labels. */
 const TEXT = {
@@ -58,17 +64,17 @@ const TEXT = {
     bank: ['SAO KÊ TÀI KHOẢN', 'Số dư đầu kỳ', 'Số dư cuối kỳ', 'Số tài khoản', 'Kỳ sao kê', 'Ngày', 'Nội dung', 'Ghi nợ', 'Ghi có', 'Số dư', 'CHUYỂN KHOẢN', 'THANH TOÁN ĐIỆN', 'LƯƠNG', 'THANH TOÁN THẺ', 'RÚT TIỀN ATM', 'TRÍCH NỢ TỰ ĐỘNG'],
   },
 };
-const LANGS = Object.keys(TEXT);
+const LANGS = Object.keys(TEXT) as Lang[];
 
-function svg(w, h, body, bg = '#ffffff') {
+function svg(w: number, h: number, body: string, bg = '#ffffff'): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="100%" height="100%" fill="${bg}"/>${body}</svg>`;
 }
-const text = (x, y, s, { size = 16, font = FONTS[0], fill = '#111', weight = 'normal', anchor = 'start', style = 'normal' } = {}) =>
+const text = (x: number, y: number, s: unknown, { size = 16, font = FONTS[0], fill = '#111', weight = 'normal', anchor = 'start', style = 'normal' }: TextStyle = {}): string =>
   `<text x="${x}" y="${y}" font-family="${font}" font-size="${size}" font-weight="${weight}" font-style="${style}" fill="${fill}" text-anchor="${anchor}">${esc(s)}</text>`;
 
 /** Splits a paragraph into lines of at most `n` characters. */
-function wrap(s, n) {
-  const out = [];
+function wrap(s: string, n: number): string[] {
+  const out: string[] = [];
   let line = '';
   for (const w of s.split(' ')) {
     if ((line + ' ' + w).trim().length > n) { out.push(line); line = w; } else line = (line + ' ' + w).trim();
@@ -78,15 +84,15 @@ function wrap(s, n) {
 }
 
 /** A phone's status bar (time, battery). */
-const statusBar = (w, r, dark = false) => text(16, 26, `${10 + Math.floor(r() * 12)}:${String(Math.floor(r() * 60)).padStart(2, '0')}`, { size: 15, fill: dark ? '#eee' : '#222', weight: 'bold' }) +
+const statusBar = (w: number, r: Rng, dark = false): string => text(16, 26, `${10 + Math.floor(r() * 12)}:${String(Math.floor(r() * 60)).padStart(2, '0')}`, { size: 15, fill: dark ? '#eee' : '#222', weight: 'bold' }) +
   `<rect x="${w - 46}" y="12" width="28" height="13" rx="3" fill="none" stroke="${dark ? '#eee' : '#222'}"/><rect x="${w - 44}" y="14" width="${8 + Math.floor(r() * 16)}" height="9" fill="${dark ? '#eee' : '#222'}"/>`;
 
-function chatScreenshot(r, lang) {
+function chatScreenshot(r: Rng, lang: Lang): string {
   const w = 720, h = 1280, font = pick(r, FONTS.slice(0, 2)), size = 22 + Math.floor(r() * 8);
   const dark = r() < 0.3;
   const theme = pick(r, [['#dcf8c6', '#ffffff', '#ece5dd'], ['#0b84fe', '#e5e5ea', '#ffffff'], ['#2b5278', '#182533', '#0e1621']]);
   const [mine, theirs, bg] = dark ? ['#2b5278', '#182533', '#0e1621'] : theme;
-  const ink = (c) => (c === '#0b84fe' || c === '#2b5278' || c === '#182533' ? '#fff' : '#111');
+  const ink = (c: string): string => (c === '#0b84fe' || c === '#2b5278' || c === '#182533' ? '#fff' : '#111');
   let body = statusBar(w, r, dark || bg === '#0e1621') + `<rect y="40" width="${w}" height="80" fill="${dark ? '#17212b' : '#075e54'}"/>` +
     `<circle cx="60" cy="80" r="26" fill="#${Math.floor(r() * 0xffffff).toString(16).padStart(6, '0')}"/>` +
     text(100, 90, pick(r, ['Anna', 'Marco', 'Budi', 'Linh', 'Sophie', 'Jonas', 'María', 'Mum']), { size: 26, fill: '#fff', weight: 'bold', font });
@@ -107,7 +113,7 @@ function chatScreenshot(r, lang) {
   return svg(w, h, body, bg);
 }
 
-function webScreenshot(r, lang) {
+function webScreenshot(r: Rng, lang: Lang): string {
   const w = 1280, h = 800 + Math.floor(r() * 200), font = pick(r, FONTS), t = TEXT[lang];
   const accent = pick(r, ['#1a73e8', '#c0392b', '#27ae60', '#8e44ad', '#222222', '#e67e22']);
   let body = `<rect width="${w}" height="40" fill="#dee1e6"/><rect x="90" y="6" width="${w - 300}" height="28" rx="14" fill="#fff"/>` +
@@ -132,7 +138,7 @@ function webScreenshot(r, lang) {
   return svg(w, h, body);
 }
 
-function letter(r, lang) {
+function letter(r: Rng, lang: Lang): string {
   const w = 1240, h = 1754, font = pick(r, FONTS), size = 24 + Math.floor(r() * 6), t = TEXT[lang];
   let body = text(100, 140, pick(r, ['Northfield Housing Association', 'Stadtwerke Lindenau', 'Mairie de Saint-Laurent', 'Universidad del Norte', 'Dinas Pendidikan Kota', 'Công ty Cổ phần Minh Long', 'Harper & Cole Solicitors']), { size: size + 10, weight: 'bold', font }) +
     text(100, 180, pick(r, ['12 Mill Lane, Leeds LS1 4AB', 'Hauptstraße 5, 04109 Leipzig', '3 place de la Mairie, 69000 Lyon', 'Calle Mayor 10, 28013 Madrid', 'Jl. Merdeka No. 7, Bandung', '25 Lê Lợi, Quận 1, TP.HCM']), { size: size - 4, font, fill: '#444' }) +
@@ -152,11 +158,11 @@ function letter(r, lang) {
   return svg(w, h, body, pick(r, ['#ffffff', '#fdfcf7', '#f8f8f8']));
 }
 
-function bankStatement(r, lang) {
+function bankStatement(r: Rng, lang: Lang): string {
   const w = 1240, h = 1754, font = pick(r, FONTS), size = 18 + Math.floor(r() * 5), t = TEXT[lang].bank;
   const cur = { en: '£', de: '€', fr: '€', es: '€', id: 'Rp', vi: 'VND' }[lang];
   const big = lang === 'id' || lang === 'vi';
-  const fmt = (v) => (big ? Math.round(v * 1000).toLocaleString('en-US').replace(/,/g, '.') : lang === 'en' ? v.toFixed(2) : v.toFixed(2).replace('.', ','));
+  const fmt = (v: number): string => (big ? Math.round(v * 1000).toLocaleString('en-US').replace(/,/g, '.') : lang === 'en' ? v.toFixed(2) : v.toFixed(2).replace('.', ','));
   let body = text(80, 110, pick(r, ['Northern Rock Bank', 'Sparkasse Mittelfeld', 'Banque Populaire du Sud', 'Banco Central Iberico', 'Bank Nusantara', 'Ngân hàng Á Châu']), { size: 34, weight: 'bold', font, fill: pick(r, ['#003366', '#c00000', '#1b5e20', '#222']) }) +
     text(w - 80, 110, t[0], { size: 26, weight: 'bold', font, anchor: 'end' }) +
     text(80, 170, `${t[3]}: ${Math.floor(r() * 1e8)}  IBAN: ${pick(r, ['GB29 NWBK 6016 1331 9268 19', 'DE89 3704 0044 0532 0130 00', 'FR14 2004 1010 0505 0001 3M02 606', 'ES91 2100 0418 4502 0005 1332'])}`, { size: size - 2, font }) +
@@ -183,7 +189,7 @@ function bankStatement(r, lang) {
 }
 
 /** Pictures without text: gradients, shapes, a landscape, a cat-like figure, noise (noise is added by sharp). */
-function picture(r, i) {
+function picture(r: Rng, i: number): string {
   const w = 800 + Math.floor(r() * 400), h = 600 + Math.floor(r() * 400);
   const c = () => `#${Math.floor(r() * 0xffffff).toString(16).padStart(6, '0')}`;
   const kind = i % 5;
@@ -212,7 +218,7 @@ function picture(r, i) {
 }
 
 /** A receipt shown on a phone screen (an app's order page or an e-receipt): must stay a receipt. */
-function receiptScreenshot(r, lang) {
+function receiptScreenshot(r: Rng, lang: Lang): string {
   const w = 720, h = 1400, font = pick(r, FONTS), size = 24;
   const shops = { en: ['GREEN LEAF CAFE', 'QUICKMART'], de: ['BÄCKEREI SONNE', 'FRISCHMARKT'], fr: ['BOULANGERIE DU PARC', 'CAFÉ DES ARTS'], es: ['CAFETERÍA LUNA', 'SUPERMERCADO SOL'], id: ['TOKO MAKMUR', 'KOPI KENANGAN'], vi: ['CỬA HÀNG AN KHANG', 'QUÁN CÀ PHÊ HẠNH'] }[lang];
   const L = { en: ['Subtotal', 'Tax', 'TOTAL', 'Paid by VISA', 'Thank you!', 'Receipt'], de: ['Zwischensumme', 'MwSt 19%', 'SUMME', 'Bezahlt mit Karte', 'Vielen Dank!', 'Beleg'], fr: ['Sous-total', 'TVA 20%', 'TOTAL', 'Payé par CB', 'Merci !', 'Ticket'], es: ['Subtotal', 'IVA 21%', 'TOTAL', 'Pagado con tarjeta', '¡Gracias!', 'Ticket'], id: ['Subtotal', 'PPN 11%', 'TOTAL', 'TUNAI', 'Terima kasih', 'Struk'], vi: ['Tạm tính', 'VAT 10%', 'TỔNG CỘNG', 'Tiền mặt', 'Cảm ơn quý khách', 'Hóa đơn'] }[lang];
@@ -234,16 +240,16 @@ function receiptScreenshot(r, lang) {
   const tax = Math.round(sum * 0.1 * 100) / 100;
   y += 10;
   body += `<line x1="70" y1="${y - 20}" x2="${w - 70}" y2="${y - 20}" stroke="#999" stroke-dasharray="6 4"/>`;
-  for (const [k, v, b] of [[L[0], sum, false], [L[1], tax, false], [L[2], sum + tax, true]]) { body += text(70, y, k, { size, font, weight: b ? 'bold' : 'normal' }) + text(w - 70, y, v.toFixed(2), { size, font, anchor: 'end', weight: b ? 'bold' : 'normal' }); y += size * 1.7; }
+  for (const [k, v, b] of [[L[0], sum, false], [L[1], tax, false], [L[2], sum + tax, true]] as Array<[string, number, boolean]>) { body += text(70, y, k, { size, font, weight: b ? 'bold' : 'normal' }) + text(w - 70, y, v.toFixed(2), { size, font, anchor: 'end', weight: b ? 'bold' : 'normal' }); y += size * 1.7; }
   body += text(70, y, L[3], { size: 20, font }) + text(w / 2, y + 70, L[4], { size: 22, anchor: 'middle', font });
   return svg(w, h, body, '#efeff4');
 }
 
-export const KINDS = /** @type {const} */ (['chat', 'web', 'letter', 'bank-statement', 'picture', 'receipt-screenshot']);
-const MAKERS = { chat: chatScreenshot, web: webScreenshot, letter, 'bank-statement': bankStatement, picture, 'receipt-screenshot': receiptScreenshot };
+export const KINDS: readonly DoctypeKind[] = ['chat', 'web', 'letter', 'bank-statement', 'picture', 'receipt-screenshot'];
+const MAKERS: Record<Exclude<DoctypeKind, 'picture'>, (r: Rng, lang: Lang) => string> & Record<'picture', (r: Rng, i: number) => string> = { chat: chatScreenshot, web: webScreenshot, letter, 'bank-statement': bankStatement, picture, 'receipt-screenshot': receiptScreenshot };
 
 /** Encodes one SVG: PNG for screenshots, JPEG (camera-like, some noise) for pictures and letters every other time. */
-async function encode(svgText, kind, r, scale) {
+async function encode(svgText: string, kind: DoctypeKind, r: Rng, scale: number): Promise<Buffer> {
   let img = sharp(Buffer.from(svgText));
   if (scale !== 1) {
     const meta = await sharp(Buffer.from(svgText)).metadata();
@@ -252,7 +258,7 @@ async function encode(svgText, kind, r, scale) {
   if (kind === 'picture' || ((kind === 'letter' || kind === 'bank-statement') && r() < 0.5)) {
     const raw = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const px = raw.data;
-    for (let i = 0; i < px.length; i++) px[i] = Math.max(0, Math.min(255, px[i] + Math.round((r() - 0.5) * 24)));
+    for (let i = 0; i < px.length; i++) px[i] = Math.max(0, Math.min(255, (px[i] ?? 0) + Math.round((r() - 0.5) * 24)));
     return sharp(px, { raw: raw.info }).jpeg({ quality: 85 }).toBuffer();
   }
   return img.png().toBuffer();
@@ -262,12 +268,12 @@ async function encode(svgText, kind, r, scale) {
  * `perKind` images of each kind (languages and fonts vary with the seed), `scale` < 1 for small test
  * images. `expect`: the documentType the page should get.
  */
-export async function doctypeImages({ perKind = 14, scale = 1, seed = 24, kinds = KINDS } = {}) {
-  const out = [];
+export async function doctypeImages({ perKind = 14, scale = 1, seed = 24, kinds = KINDS }: { perKind?: number; scale?: number; seed?: number; kinds?: readonly DoctypeKind[] } = {}): Promise<DoctypeImage[]> {
+  const out: DoctypeImage[] = [];
   for (const kind of kinds) {
     for (let i = 0; i < perKind; i++) {
       const r = rng(seed * 1000 + KINDS.indexOf(kind) * 100 + i);
-      const lang = LANGS[i % LANGS.length];
+      const lang = LANGS[i % LANGS.length] as Lang;
       const s = kind === 'picture' ? picture(r, i) : MAKERS[kind](r, lang);
       const bytes = await encode(s, kind, r, scale);
       out.push({ kind, lang: kind === 'picture' ? null : lang, expect: kind === 'receipt-screenshot' ? 'receipt' : 'other', name: `${kind}-${String(i).padStart(2, '0')}${kind === 'picture' ? '' : `-${lang}`}`, bytes });
