@@ -1,24 +1,31 @@
 #!/usr/bin/env node
-// How the job queue's engine was chosen (issue 25): pg-boss 10.4.2 against graphile-worker 0.17.3 (the
-// last releases of each that run on Node 20) on one throwaway PostgreSQL (test/helpers/postgres.mjs).
+// How the job queue's engine was chosen (issue 25): pg-boss (10.4.2 then; the installed version now, 12
+// since issue 53) against graphile-worker 0.17.3 on one throwaway PostgreSQL (test/helpers/postgres.mjs).
 // graphile-worker is not a dependency: install it without saving first.
 //
 //   npm install --no-save graphile-worker@0.17.3 && node bench/queue-engines.mjs [jobs 2000] [slots 4]
+//   node bench/queue-engines.mjs 0 0 lease-boss      # pg-boss's lease and heartbeat only, no graphile-worker
 //
 //  1. enqueue N jobs (1000 per call), then claim + complete them with C concurrent slots in one process
 //     (no work): jobs/s; for pg-boss also the pattern receiptkit uses (a result row written and the job
 //     completed in one transaction)
 //  2. lease: a child process claims a job and is SIGKILLed; how long until another worker gets the job
-//     (pg-boss: expireInSeconds 3, maintenance every 1 s; graphile-worker: its lock, watched 30 s)
+//     (pg-boss: expireInSeconds 3, then heartbeatSeconds 10 with a 1 h lease, monitor every 1 s;
+//     graphile-worker: its lock, watched 30 s)
 import { spawn } from 'node:child_process';
 import { startPostgres } from '../test/helpers/postgres.mjs';
-import PgBoss from 'pg-boss';
-import { run, makeWorkerUtils } from 'graphile-worker';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { PgBoss } from 'pg-boss';
 import pg from 'pg';
 
 const N = Number(process.argv[2] ?? 2000);
 const C = Number(process.argv[3] ?? 4);
 const mode = process.argv[4] ?? 'all';
+// graphile-worker is loaded only by the runs that use it (`lease-boss` needs only pg-boss)
+const run = async (...a) => (await import('graphile-worker')).run(...a);
+const makeWorkerUtils = async (...a) => (await import('graphile-worker')).makeWorkerUtils(...a);
+const BOSS = `pg-boss ${JSON.parse(readFileSync(createRequire(import.meta.url).resolve('pg-boss/package.json'), 'utf8')).version}`;
 
 async function bossThroughput(url) {
   const boss = new PgBoss({ connectionString: url, schema: 'bench_boss', supervise: false, schedule: false, max: C + 2 });
@@ -27,7 +34,7 @@ async function bossThroughput(url) {
   await boss.createQueue('q');
   let t0 = performance.now();
   for (let i = 0; i < N; i += 1000) {
-    await boss.insert(Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ name: 'q', data: { n: i + k } })));
+    await boss.insert('q', Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ data: { n: i + k } })));
   }
   const enq = performance.now() - t0;
   t0 = performance.now();
@@ -47,7 +54,7 @@ async function bossThroughput(url) {
   const ms = performance.now() - t0;
   await boss.stop({ graceful: false });
   lat.sort((a, b) => a - b);
-  return { engine: 'pg-boss 10.4.2', jobs: done, enqueuePerS: Math.round(N / (enq / 1000)), claimCompletePerS: Math.round(done / (ms / 1000)), p50ms: +lat[lat.length >> 1].toFixed(2) };
+  return { engine: BOSS, jobs: done, enqueuePerS: Math.round(N / (enq / 1000)), claimCompletePerS: Math.round(done / (ms / 1000)), p50ms: +lat[lat.length >> 1].toFixed(2) };
 }
 
 async function bossTxThroughput(url) {
@@ -60,7 +67,7 @@ async function bossTxThroughput(url) {
   await boss.start();
   await boss.createQueue('q');
   for (let i = 0; i < N; i += 1000) {
-    await boss.insert(Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ name: 'q', data: { n: i + k } })));
+    await boss.insert('q', Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ data: { n: i + k } })));
   }
   const t0 = performance.now();
   let done = 0;
@@ -82,7 +89,7 @@ async function bossTxThroughput(url) {
   const ms = performance.now() - t0;
   await boss.stop({ graceful: false });
   await pool.end();
-  return { engine: 'pg-boss 10.4.2, result row + complete in one transaction', jobs: done, claimCompletePerS: Math.round(done / (ms / 1000)) };
+  return { engine: `${BOSS}, result row + complete in one transaction`, jobs: done, claimCompletePerS: Math.round(done / (ms / 1000)) };
 }
 
 async function graphileThroughput(url) {
@@ -115,13 +122,14 @@ async function lease(url, engine, waitS) {
   await new Promise((resolve) => child.stdout.on('data', (d) => { if (String(d).includes('holding')) resolve(); }));
   child.kill('SIGKILL');
   const killedAt = performance.now();
-  if (engine === 'boss') {
-    const boss = new PgBoss({ connectionString: url, schema: 'lease_boss', maintenanceIntervalSeconds: 1, schedule: false });
+  if (engine.startsWith('boss')) {
+    const boss = new PgBoss({ connectionString: url, schema: 'lease_boss', superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false });
     boss.on('error', () => {});
     await boss.start();
+    const how = engine === 'boss' ? '3 s (expireInSeconds)' : 'heartbeatSeconds 10, expireInSeconds 3600';
     for (;;) {
-      const [job] = await boss.fetch('q', { includeMetadata: true });
-      if (job) { await boss.stop({ graceful: false }); return { engine: 'pg-boss', lease: '3 s (expireInSeconds), maintenance every 1 s', retriedAfterS: +((performance.now() - killedAt) / 1000).toFixed(1), retryCount: job.retryCount }; }
+      const [job] = await boss.fetch(engine === 'boss' ? 'q' : 'qh', { includeMetadata: true });
+      if (job) { await boss.stop({ graceful: false }); return { engine: BOSS, lease: `${how}, monitor every 1 s`, retriedAfterS: +((performance.now() - killedAt) / 1000).toFixed(1), retryCount: job.retryCount }; }
       if (performance.now() - killedAt > waitS * 1000) { await boss.stop({ graceful: false }); return { engine: 'pg-boss', retriedAfterS: null }; }
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -139,12 +147,13 @@ async function lease(url, engine, waitS) {
 }
 
 async function hold(engine, url) {
-  if (engine === 'boss') {
+  if (engine.startsWith('boss')) {
     const boss = new PgBoss({ connectionString: url, schema: 'lease_boss', supervise: false, schedule: false });
     await boss.start();
-    await boss.createQueue('q');
-    await boss.insert([{ name: 'q', data: {}, expireInSeconds: 3, retryLimit: 3 }]);
-    const [job] = await boss.fetch('q');
+    const q = engine === 'boss' ? 'q' : 'qh';
+    await boss.createQueue(q);
+    await boss.insert(q, [engine === 'boss' ? { data: {}, expireInSeconds: 3, retryLimit: 3 } : { data: {}, expireInSeconds: 3600, heartbeatSeconds: 10, retryLimit: 3 }]);
+    const [job] = await boss.fetch(q);
     if (!job) throw new Error('no job');
   } else {
     const utils = await makeWorkerUtils({ connectionString: url, schema: 'lease_gw' });
@@ -175,9 +184,10 @@ if (mode.startsWith('hold-')) {
         await (async () => { const c = new pg.Client({ connectionString: server.url }); await c.connect(); await c.query('DROP SCHEMA bench_boss_tx CASCADE; DROP TABLE results'); await c.end(); })();
       }
     }
-    if (mode === 'all' || mode === 'lease') {
+    if (mode === 'all' || mode === 'lease' || mode === 'lease-boss') {
       out.push(await lease(server.url, 'boss', 30));
-      out.push(await lease(server.url, 'gw', 30));
+      out.push(await lease(server.url, 'boss-heartbeat', 30));
+      if (mode !== 'lease-boss') out.push(await lease(server.url, 'gw', 30));
     }
     for (const o of out) console.log(JSON.stringify(o));
   } finally {

@@ -6,6 +6,12 @@
 //
 //   node bench/queue.mjs [--pdfs 60] [--scans 12] [--workers 1,2,3] [--overhead-jobs 400] [--json]
 //   node bench/queue.mjs --overhead-only [--compare DIR] [--rounds 3]
+//   node bench/queue.mjs --kill [--pdfs 4] [--scans 16] [--kill-after 6] [--late 10] [--cli DIR/dist/cli/main.js]
+//
+// --kill (issue 53): --pdfs + --scans files enqueued with the default settings, two `work --drain`
+// processes; one is SIGKILLed --kill-after seconds in (a third starts --late seconds after the kill);
+// the seconds from the kill to the last file's result and to the result of the file the killed worker
+// held, and whether every file has its one result. --cli runs another build's CLI.
 //
 // --compare DIR: part 1 also with the queue of another build (DIR/dist/queue/index.js with DIR's own
 // node_modules, e.g. the previous release: `git archive <commit> | tar -x -C DIR`, its pg-boss
@@ -42,14 +48,18 @@ function args(argv) {
   const o = { pdfs: 60, scans: 12, workers: [1, 2, 3], overheadJobs: 400, json: false, overheadOnly: false, compare: null, rounds: 3 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
-    if (k === '--pdfs') o.pdfs = Number(argv[++i]);
-    else if (k === '--scans') o.scans = Number(argv[++i]);
+    if (k === '--pdfs') o.pdfs = o.killPdfs = Number(argv[++i]);
+    else if (k === '--scans') o.scans = o.killScans = Number(argv[++i]);
     else if (k === '--workers') o.workers = argv[++i].split(',').map(Number);
     else if (k === '--overhead-jobs') o.overheadJobs = Number(argv[++i]);
     else if (k === '--json') o.json = true;
     else if (k === '--overhead-only') o.overheadOnly = true;
     else if (k === '--compare') o.compare = path.resolve(argv[++i]);
     else if (k === '--rounds') o.rounds = Number(argv[++i]);
+    else if (k === '--kill') o.kill = true;
+    else if (k === '--kill-after') o.killAfter = Number(argv[++i]);
+    else if (k === '--late') o.late = Number(argv[++i]);
+    else if (k === '--cli') o.cli = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${k}`);
   }
   return o;
@@ -89,14 +99,47 @@ async function overhead(url, n, dir, open = openQueue, tag = '') {
 
 const round = (v, d = 2) => Number(v.toFixed(d));
 
-/** Runs the CLI; resolves with its exit code and stderr once it exits. */
-function cli(argv) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c) => { stderr += c; });
-    child.on('exit', (code) => resolve({ code, stderr }));
-  });
+/** Runs the CLI; resolves with its exit code and stderr once it exits (`exited`, with `child`, when `o.child`). */
+function cli(argv, o = {}) {
+  const child = spawn(process.execPath, [o.cli ?? CLI, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => { stderr += c; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
+  return o.child ? { child, exited } : exited;
+}
+
+/** Issue 53: a worker SIGKILLed mid-run; seconds from the kill to the last result and to the held file's. */
+async function killRun(url, dir, o) {
+  const made = await writeQueueFiles(path.join(dir, 'kill'), { pdfs: o.killPdfs ?? 4, scans: o.killScans ?? 16 });
+  const files = made.pdfs.length + made.scans.length;
+  const queueArgs = ['--queue', url, '--queue-schema', 'bench_kill'];
+  const enq = await cli(['enqueue', path.join(dir, 'kill', 'pdf'), path.join(dir, 'kill', 'scan'), ...queueArgs], o);
+  if (enq.code !== 0) throw new Error(`enqueue: ${enq.stderr}`);
+  const workArgs = ['work', ...queueArgs, '--drain', '--workers', '1', '--page-budget', '0', '--quiet', '--store-schema', 'bench_kill_s'];
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const started = performance.now();
+    const [victim, other] = [cli(workArgs, { ...o, child: true }), cli(workArgs, { ...o, child: true })];
+    await new Promise((r) => setTimeout(r, (o.killAfter ?? 6) * 1000));
+    victim.child.kill('SIGSTOP');
+    const held = (await c.query(`SELECT id FROM bench_kill.files WHERE worker = $1 AND state = 'queued'`, [`${os.hostname()}:${victim.child.pid}`])).rows.map((r) => Number(r.id));
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await new Promise((r) => setTimeout(r, (o.late ?? 10) * 1000));
+    const late = cli(workArgs, { ...o, child: true });
+    const exits = await Promise.all([other.exited, late.exited]);
+    if (exits.some((e) => e.code !== 0)) throw new Error(`work: ${exits.map((e) => e.stderr).join('\n')}`);
+    const rows = (await c.query(`SELECT id, state, attempts, finished_at FROM bench_kill.files ORDER BY id`)).rows;
+    const after = (t) => round((t.getTime() - killedAt) / 1000, 1);
+    return {
+      files, done: rows.filter((r) => r.state === 'done').length, heldByKilled: held,
+      killAfterSeconds: o.killAfter ?? 6, lateAfterKillSeconds: o.late ?? 10, cli: o.cli ?? 'this build',
+      lastResultAfterKillSeconds: after(new Date(Math.max(...rows.map((r) => r.finished_at.getTime())))),
+      heldResultAfterKillSeconds: held.map((id) => after(rows.find((r) => Number(r.id) === id).finished_at)),
+      wallSeconds: round((performance.now() - started) / 1000, 1), load: load(),
+    };
+  } finally { await c.end(); }
 }
 
 async function timed(fn) {
@@ -145,6 +188,17 @@ async function compareOverhead(url, o, dir) {
 
 async function main() {
   const o = args(process.argv.slice(2));
+  if (o.kill) {
+    const server = await startPostgres();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rk-bench-queue-'));
+    const report = { date: new Date().toISOString(), host: { cpus: os.cpus().length, load1: load() } };
+    try { report.kill = await killRun(server.url, dir, o); } finally { server.stop(); fs.rmSync(dir, { recursive: true, force: true }); }
+    const file = path.join(here, 'reports', `queue-kill-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+    console.log(JSON.stringify(report.kill));
+    console.log(`report: ${path.relative(process.cwd(), file)}`);
+    return;
+  }
   if (o.overheadOnly) {
     const server = await startPostgres();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rk-bench-queue-'));
