@@ -9,6 +9,8 @@ import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES,
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
+import { weighWorldEvidence, worldConventions, worldData } from './world/index.js';
+import type { WorldFindings } from './world/index.js';
 
 export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
 export type { NumberConventions, ParsedNumber } from './numbers.js';
@@ -32,7 +34,14 @@ export interface Locale extends CountryConventions {
     votes: Record<string, number>; codes: Record<string, number>; symbols: Record<string, number>; own: string; countries: Array<[string, number]>;
     /** The part of each country's score the printing of its amounts gave: currency signs ("£ 12.00"), whole-rupiah groups. */
     symbolScore: Record<string, number>;
+    /** What the world's data found (world/index.ts): by feature, for each country placed and each currency printed. */
+    world?: WorldFindings;
   };
+}
+
+/** A country's conventions: the hand-kept table's (lexicon.ts CONVENTIONS), else the world's data (world/data.ts). */
+export function countryConventions(country: string): CountryConventions | undefined {
+  return CONVENTIONS[country] ?? worldConventions(country);
 }
 
 interface Cue {
@@ -328,6 +337,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   }
   poundsReadForEuros(text, score, symbolScore, currencyVotes, symbolCounts, evidence);
   addGeography(spacedFolded, score, evidence);
+  const world = weighWorldEvidence(text, { score, symbolScore, currencyVotes, codeVotes, symbolCounts }, evidence);
   const style = numberStyle(text);
   wholeGroupsCue(style, score, symbolScore, evidence);
 
@@ -342,7 +352,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
 
   // "EU" is a currency area, not a country: give its weight to the strongest euro country
   if (score.EU) {
-    const euro = ['FR', 'DE', 'NL', 'ES', 'IT', 'BE', 'AT', 'PT', 'IE', 'LU', 'FI'].sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0))[0]!;
+    const euro = [...(worldData().currencyCountries.get('EUR') ?? [])].sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0))[0]!;
     if ((score[euro] ?? 0) > 0) score[euro] = (score[euro] ?? 0) + score.EU;
     else score.EU_ONLY = score.EU;
     delete score.EU;
@@ -358,7 +368,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   let countryConfidence = 0;
   if (top && top[1] >= 1.5) {
     countryCode = top[0];
-    conv = CONVENTIONS[countryCode] ?? { currency: printedCurrency ?? '', dayFirst: true, decimalComma: false, wholeCurrency: false };
+    conv = countryConventions(countryCode) ?? { currency: printedCurrency ?? '', dayFirst: true, decimalComma: false, wholeCurrency: false };
     const margin = top[1] - (second?.[1] ?? 0);
     countryConfidence = Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
   } else {
@@ -390,7 +400,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(language ? { language } : {}),
     evidence,
     ...(printedCurrency ? { printedCurrency } : {}),
-    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore },
+    currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore, world },
   };
 }
 

@@ -1,13 +1,15 @@
 /**
  * The document's currency (ISO 4217) as candidates for fitting (issue 34): every currency the page or
  * its country suggests, described by named features (printed as a code or word, as a bare symbol, the
- * country's own and how sure the country is, the keyword language's, the locale's rule). They are listed
+ * country's own and how sure the country is, the keyword language's, the locale's rule, what the world's
+ * data say: telephone numbers, country names, postcodes with their city). They are listed
  * to scripts/fit-fields.mjs through candidateTaps; the currency itself is still the locale's rule
  * (locale/index.ts) until a fitted model is adopted.
  */
 import type { Locale } from '../locale/index.js';
-import { DOLLARS, besideSigns, knownFromSignsOnly } from '../locale/index.js';
-import { CONVENTIONS, languageCurrency } from '../locale/lexicon.js';
+import type { WorldFindings } from '../locale/world/index.js';
+import { DOLLARS, besideSigns, countryConventions, knownFromSignsOnly } from '../locale/index.js';
+import { languageCurrency } from '../locale/lexicon.js';
 import type { TappedCandidate } from './model.js';
 
 const cap = (n: number | undefined) => Math.min(3, n ?? 0);
@@ -21,12 +23,13 @@ export function currencyCandidates(locale: Locale): TappedCandidate[] {
   const runnerUp = new Map<string, number>();
   const topScore = cues.countries[0]?.[1] ?? 0;
   for (const [country, sc] of cues.countries.slice(1)) {
-    const cur = CONVENTIONS[country]?.currency;
+    const cur = countryConventions(country)?.currency;
     if (cur && cur !== own && !runnerUp.has(cur)) runnerUp.set(cur, topScore - sc);
   }
-  const names = [...new Set([locale.currency, own, ...Object.keys(cues.votes), langCurrency, ...runnerUp.keys()].filter((c): c is string => !!c))];
+  const world = worldFeatures(cues.world);
+  const names = [...new Set([locale.currency, own, ...Object.keys(cues.votes), langCurrency, ...runnerUp.keys(), ...world.keys()].filter((c): c is string => !!c))];
   return names.map((c) => {
-    const f: Record<string, number> = {};
+    const f: Record<string, number> = { ...world.get(c) };
     if (c === locale.currency) f['rule-choice'] = 1;
     if (c === own && locale.countryCode) { f['country-currency'] = 1; f['country-confidence'] = locale.countryConfidence; }
     if (cues.codes[c]) f['code-printed'] = cap(cues.codes[c]);
@@ -39,6 +42,24 @@ export function currencyCandidates(locale: Locale): TappedCandidate[] {
     if (Object.entries(cues.symbols).some(([o, n]) => o !== c && n > 0)) f['other-symbol-printed'] = 1;
     return { value: c, features: f };
   });
+}
+
+/**
+ * The world's evidence (locale/world: 'phone-country', 'phone-national', 'country-name', 'postcode-city',
+ * 'sign-beside-amount', 'code-beside-amount') by currency: a currency's own printings, and the places of
+ * the countries whose currency it is.
+ */
+function worldFeatures(world: WorldFindings | undefined): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  const add = (currency: string | undefined, features: Partial<Record<string, number>>) => {
+    if (!currency) return;
+    const f = out.get(currency) ?? {};
+    for (const [k, v] of Object.entries(features)) if (v) f[k] = Math.min(3, (f[k] ?? 0) + v);
+    out.set(currency, f);
+  };
+  for (const [country, features] of Object.entries(world?.places ?? {})) add(countryConventions(country)?.currency, features);
+  for (const [currency, features] of Object.entries(world?.printings ?? {})) add(currency, features);
+  return out;
 }
 
 /** Another currency's sign printed this many times makes it a rival (currencyContested). */
@@ -64,7 +85,7 @@ export function currencyContested(locale: Locale, currency: string): string | un
   // another currency printed as its code, or its sign standing twice (once is a smudge as often as not)
   if (Object.keys(cues.votes).some((c) => c !== currency && !dollarSign(c) && ((cues.codes[c] ?? 0) > 0 || (cues.symbols[c] ?? 0) >= RIVAL_SIGN_COUNT))) return 'other-currency';
   for (const ranked of cues.countries) {
-    const [country] = ranked, own = CONVENTIONS[country]?.currency;
+    const [country] = ranked, own = countryConventions(country)?.currency;
     // its place, not its money's signs nor how its amounts are grouped (those are the branch above's, or no place at all)
     if (besideSigns(ranked, cues.symbolScore) >= RIVAL_COUNTRY_SCORE && own && own !== currency && !(DOLLARS.has(own) && DOLLARS.has(currency) && !(cues.codes[currency] ?? 0) && !(cues.codes[own] ?? 0))) return `other-country:${country}`;
   }

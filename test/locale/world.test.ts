@@ -1,0 +1,83 @@
+// Where a receipt is from, from the world's data (issue 50): each rule of src/locale/world on its own,
+// the locale weighing them, the currency candidates carrying them, and the city index reproducible.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { codesBesideAmount, countryNames, phoneCountries, phoneNationalCountries, postcodeCities, signsBesideAmount } from '../../src/locale/world/evidence.js';
+import { worldConventions, worldData } from '../../src/locale/world/data.js';
+import { countryConventions, inferLocale } from '../../src/locale/index.js';
+import { currencyCandidates } from '../../src/resolve/currency.js';
+import { documentFromText } from '../../src/document/geometry.js';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const none = new Set<string>();
+
+describe('the world\'s evidence, rule by rule', () => {
+  it('phoneCountries: a number with its calling code names its country; a national one does not', () => {
+    expect(phoneCountries('Tel. +48 12 345 67 89').map((c) => c.country)).toEqual(['PL']);
+    expect(phoneCountries('Tel: 0049 30 12345678').map((c) => c.country)).toEqual(['DE']);
+    expect(phoneCountries('Tel: 012 345 67 89')).toEqual([]);
+    // not a valid number of any plan
+    expect(phoneCountries('Ref +99 1234 5678')).toEqual([]);
+  });
+
+  it('phoneNationalCountries: among the likely countries, those whose plan the number fits, when not all do', () => {
+    const fits = phoneNationalCountries('Tel 030 1234567', ['DE', 'US']).map((c) => c.country);
+    expect(fits).toEqual(['DE']);
+    expect(phoneNationalCountries('Tel 030 1234567', ['DE'])).toEqual([]);
+  });
+
+  it('countryNames: a country\'s name in any language ending a line, not inside one', () => {
+    expect(countryNames('ul. Długa 1\nWarszawa, Polska').map((c) => c.country)).toEqual(['PL']);
+    expect(countryNames('TÜRKİYE').map((c) => c.country)).toEqual(['TR']);
+    expect(countryNames('CHILE CON CARNE 5.00')).toEqual([]);
+  });
+
+  it('postcodeCities: a city beside a postcode of its own country\'s format', () => {
+    expect(postcodeCities('31-019 Kraków').map((c) => c.country)).toEqual(['PL']);
+    expect(postcodeCities('400114 Cluj-Napoca').map((c) => c.country)).toEqual(['RO']);
+    // the same city without a postcode, or with a number of another format
+    expect(postcodeCities('Kraków')).toEqual([]);
+    expect(postcodeCities('31019 Kraków')).toEqual([]);
+  });
+
+  it('signsBesideAmount: a sign of one currency beside an amount; letters only beside money-like amounts', () => {
+    expect(signsBesideAmount('SUMA 12,50 zł', none).map((c) => c.currency)).toEqual(['PLN']);
+    expect(signsBesideAmount('TOPLAM ₺45,00', none).map((c) => c.currency)).toEqual(['TRY']);
+    expect(signsBesideAmount('TOPLAM ₺45,00', new Set(['TRY']))).toEqual([]);
+    expect(signsBesideAmount('1 250 Ft', none).map((c) => c.currency)).toEqual(['HUF']);
+    expect(signsBesideAmount('5 km', none)).toEqual([]);
+  });
+
+  it('codesBesideAmount: an ISO code beside an amount, as a token of its own', () => {
+    expect(codesBesideAmount('RAZEM PLN 12,50', none).map((c) => c.currency)).toEqual(['PLN']);
+    expect(codesBesideAmount('S.Tax : AJTPM7071RSD001', none)).toEqual([]);
+    expect(codesBesideAmount('ALL 12.00', none)).toEqual([]);
+  });
+});
+
+describe('the world\'s evidence in the locale', () => {
+  it('a country the hand-kept table does not hold takes its conventions from the world\'s data', () => {
+    expect(worldConventions('UA')).toMatchObject({ currency: 'UAH', decimalComma: true, dayFirst: true });
+    expect(countryConventions('JP')?.currency).toBe('JPY');
+    expect(worldConventions('ZZ')).toBeUndefined();
+  });
+
+  it('places a page by its address and telephone number, and the currency candidates carry the evidence', () => {
+    const locale = inferLocale(documentFromText('SKLEP\nul. Floriańska 12\n31-019 Kraków\nTel. +48 12 345 67 89\nSUMA 12,50'));
+    expect(locale.countryCode).toBe('PL');
+    expect(locale.currency).toBe('PLN');
+    const pln = currencyCandidates(locale).find((c) => c.value === 'PLN')!;
+    expect(pln.features).toMatchObject({ 'phone-country': 1, 'postcode-city': 1, 'country-currency': 1 });
+  });
+
+  it('loads the data once per process', () => {
+    expect(worldData()).toBe(worldData());
+  });
+
+  it('the city index is what scripts/build-city-index.mjs derives from the installed package', () => {
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-city-index.mjs'), '--check'], { encoding: 'utf8' });
+    expect(out).toContain('up to date');
+  }, 60_000);
+});
