@@ -42,13 +42,17 @@ export function moneyContext(read: MoneyFacts, opts: MoneyOptions): MoneyContext
     facts, opts, tol, eq, by, smallRounding, roundingCands, roundingAsTotal, derived,
     roundingApplied: [...afterTotals.applied, ...afterDerived.applied],
     keyOf, derivedByKey, derivedAt: (v) => derivedByKey.get(keyOf(v)) ?? [], printedLines, paidKeys, totalLabelled,
-    values: new Map(), maxOther: 0, finalTotals: [],
+    values: new Map(), maxOther: 0, rivalKeys: [], medianLineHeight: 0, finalTotals: [],
   };
   printedValues(ctx);
   repairedValues(ctx);
   derivedValues(ctx);
   const moneyPrinted = facts.candidates.filter((c) => c.amount.moneyLike && c.amount.value > 0);
-  ctx.maxOther = Math.max(0, ...moneyPrinted.filter((c) => !NOT_RIVALS.includes(c.role)).map((c) => c.amount.value));
+  const rivals = moneyPrinted.filter((c) => !NOT_RIVALS.includes(c.role)).map((c) => c.amount.value);
+  ctx.maxOther = Math.max(0, ...rivals);
+  ctx.rivalKeys = [...new Set([...rivals].sort((a, b) => b - a).map(keyOf))];
+  const heights = facts.lines.map((l) => l.line.box.y1 - l.line.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
+  ctx.medianLineHeight = heights.length ? heights[heights.length >> 1]! : 0;
   ctx.finalTotals = totalLabelled.filter((c) => c.label?.final && (c.amount.moneyLike || c.amount.decimals >= 1 || c.amount.alternatives.length > 0) && c.amount.value > 0);
   return ctx;
 }

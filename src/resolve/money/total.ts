@@ -259,6 +259,38 @@ function ocrQuality(s: ScoreState): void {
   else if (source && ocr < 0.75) { s.terms.push({ name: 'mid-ocr', weight: -1.0 }); s.f['mid-ocr'] = 1; }
 }
 
+// What a ranker reads about any printed value, whatever its label (features only: no score, no confidence
+// term): its rank among the page's rival amounts (1 the largest, 1/2 the next, ...), the height of its tallest
+// line against the page's median line (0 = as tall), where it last stands on the page (0 top, 1 bottom), and
+// whether it stands in the totals block (at or below the first subtotal, total or tax label).
+/** The value's rank among the page's amounts, its text size, its place and whether it is in the totals block. */
+function pageFeatures(s: ScoreState, ctx: MoneyContext): void {
+  const printed = s.vc.printed;
+  if (!printed.length) return;
+  const rank = ctx.rivalKeys.indexOf(ctx.keyOf(s.v));
+  if (rank >= 0) s.f['amount-rank'] = 1 / (rank + 1);
+  if (ctx.medianLineHeight > 0) {
+    const tallest = Math.max(...printed.map((c) => c.amount.line.box.y1 - c.amount.line.box.y0));
+    s.f['text-size'] = Math.min(2, Math.max(-0.5, tallest / ctx.medianLineHeight - 1));
+  }
+  const last = Math.max(...printed.map((c) => c.lineIndex));
+  s.f['value-place'] = last / Math.max(1, ctx.opts.lineCount - 1);
+  if (printed.some((c) => c.lineIndex >= ctx.facts.totalsStart)) s.f['in-totals-block'] = 1;
+}
+
+// The first operand, on one of its own lines, of arithmetic that gives a smaller value is an amount tendered
+// (tendered - change), and of arithmetic that gives a larger one a subtotal (subtotal + tax, + service ...):
+// features only, the ranker weighs them.
+/** The value is the tendered amount of a printed change, or the base of a printed sum. */
+function operandOf(s: ScoreState, ctx: MoneyContext): void {
+  const own = new Set(s.vc.printed.map((c) => c.lineIndex));
+  for (const d of ctx.derived) {
+    if (d.repaired || !(d.kind === 'paid-change' || d.kind === 'subtotal-sum') || !own.has(d.lines[0]!) || ctx.eq(d.value, s.v)) continue;
+    if (d.kind === 'paid-change' && d.value < s.v) s.f['tendered-of-change'] = 1;
+    if (d.kind === 'subtotal-sum' && d.value > s.v) s.f['base-of-sum'] = 1;
+  }
+}
+
 /** The total's scoring terms, in the order they run. */
 export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'labelled-total', apply: labelledTotal },
@@ -281,6 +313,8 @@ export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'small-for-total', apply: smallForTotal },
   { name: 'below-subtotal', apply: belowSubtotal },
   { name: 'ocr-quality', apply: ocrQuality },
+  { name: 'page-features', apply: pageFeatures },
+  { name: 'operand-of', apply: operandOf },
 ];
 
 /** Runs the terms on one value: sets its score, terms, source and keyword, and what each term added to the score. */

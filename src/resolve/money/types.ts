@@ -80,6 +80,10 @@ export interface MoneyContext {
   values: Map<string, ValueCandidate>;
   /** The largest printed money amount that is not a payment, change, balance, points, deposit, info or quantity. */
   maxOther: number;
+  /** The keys of the printed money amounts that are not a payment, change or the like, largest first (one per value). */
+  rivalKeys: string[];
+  /** The median height of the page's lines, pixels (0 when there are none). */
+  medianLineHeight: number;
   /** Totals labelled as final (after rounding or discount), readable. */
   finalTotals: MoneyCandidate[];
 }
