@@ -18,6 +18,8 @@ describe('the world\'s evidence, rule by rule', () => {
     expect(phoneCountries('Tel. +48 12 345 67 89').map((c) => c.country)).toEqual(['PL']);
     expect(phoneCountries('Tel: 0049 30 12345678').map((c) => c.country)).toEqual(['DE']);
     expect(phoneCountries('Tel: 012 345 67 89')).toEqual([]);
+    // a run of digits starting 00 is an invoice's number as often
+    expect(phoneCountries('INV 002017394688')).toEqual([]);
     // not a valid number of any plan
     expect(phoneCountries('Ref +99 1234 5678')).toEqual([]);
   });
@@ -26,6 +28,8 @@ describe('the world\'s evidence, rule by rule', () => {
     const fits = phoneNationalCountries('Tel 030 1234567', ['DE', 'US']).map((c) => c.country);
     expect(fits).toEqual(['DE']);
     expect(phoneNationalCountries('Tel 030 1234567', ['DE'])).toEqual([]);
+    // a date is no number
+    expect(phoneNationalCountries('04/07/2018', ['DE', 'US'])).toEqual([]);
   });
 
   it('countryNames: a country\'s name in any language ending a line, not inside one', () => {
@@ -40,13 +44,18 @@ describe('the world\'s evidence, rule by rule', () => {
     // the same city without a postcode, or with a number of another format
     expect(postcodeCities('Kraków')).toEqual([]);
     expect(postcodeCities('31019 Kraków')).toEqual([]);
+    // a region's code between; a city's name that is only the start of the place's
+    expect(postcodeCities('Adelaide SA 5000').map((c) => c.country)).toEqual(['AU']);
+    expect(postcodeCities('40170 Bandar Baru Bangi')).toEqual([]);
   });
 
-  it('signsBesideAmount: a sign of one currency beside an amount; letters only beside money-like amounts', () => {
+  it('signsBesideAmount: a sign of one currency beside an amount; not two Latin letters', () => {
     expect(signsBesideAmount('SUMA 12,50 zł', none).map((c) => c.currency)).toEqual(['PLN']);
     expect(signsBesideAmount('TOPLAM ₺45,00', none).map((c) => c.currency)).toEqual(['TRY']);
+    expect(signsBesideAmount('TOTAL 45,00 lei', none).map((c) => c.currency)).toEqual(['RON']);
     expect(signsBesideAmount('TOPLAM ₺45,00', new Set(['TRY']))).toEqual([]);
-    expect(signsBesideAmount('1 250 Ft', none).map((c) => c.currency)).toEqual(['HUF']);
+    // a Vietnamese receipt's discount ("KM"), a distance
+    expect(signsBesideAmount('KM 10,000\nTong 45,000', none)).toEqual([]);
     expect(signsBesideAmount('5 km', none)).toEqual([]);
   });
 

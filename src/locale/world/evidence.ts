@@ -21,8 +21,11 @@ export interface WorldCue {
   found: string;
 }
 
-/** A telephone number written with its country calling code ("+48 22 ...", "0048 22 ..."). */
-const INTERNATIONAL_PHONE = /(?:\+|(?<![\d.,])00)\s?[1-9][\d\s().\/-]{5,18}\d/g;
+/**
+ * A telephone number written with its country calling code ("+48 22 ...", "0048 22 ..."); with "00", in
+ * groups (a run of digits starting "00" is as often an invoice's or a card's number).
+ */
+const INTERNATIONAL_PHONE = /\+\s?[1-9][\d\s().\/-]{5,18}\d|(?<![\d.,])00[1-9]\d{0,3}[\s().\/-][\d\s().\/-]{4,16}\d/g;
 
 /** A number in international format names its country (libphonenumber-js: the calling code and the plan's leading digits). */
 export function phoneCountries(text: string, world: WorldData = worldData()): WorldCue[] {
@@ -36,8 +39,11 @@ export function phoneCountries(text: string, world: WorldData = worldData()): Wo
   return [...out.values()];
 }
 
-/** A national number: the trunk prefix 0 and 6 to 13 more digits, grouped as printed ("030 1234567", "(022) 123-45-67"). */
-const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[\s./-]?\d[\d\s./-]{3,12}\d(?![\d.,:/-])/g;
+/**
+ * A national number: the trunk prefix 0 and 6 to 13 more digits, grouped as printed ("030 1234567",
+ * "030/1234567", "(022) 123-45-67"); a slash or point only after the area code ("04/07/2018" is a date).
+ */
+const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[\s./-]?\d[\d\s-]{3,12}\d(?![\d.,:/-])/g;
 
 /**
  * A national number is valid in many countries' plans; among the page's likely countries (`among`), those
@@ -81,14 +87,22 @@ function lineTokens(line: string): { raw: string[]; folded: string[] } {
   return { raw, folded: raw.map(foldName) };
 }
 
-/** The tokens around a city's (tokens `from` to `to`, exclusive) that may be its postcode: one token, or two ("SW1A 1AA", "1012 AB"). */
+/** A region's code between a city and its postcode ("Denver, CO 80202", "Adelaide SA 5000"). */
+const REGION_CODE = /^[A-Z]{2,3}$/;
+
+/**
+ * The tokens next to a city's (tokens `from` to `to`, exclusive) that may be its postcode: one token or
+ * two ("SW1A 1AA", "1012 AB") just before or after it, or after a region's code.
+ */
 function postcodeTokens(raw: string[], from: number, to: number): string[] {
-  const near = [from - 2, from - 1, to, to + 1].filter((i) => i >= 0 && i < raw.length);
-  const tokens = near.map((i) => raw[i]!);
-  if (from >= 2) tokens.push(`${raw[from - 2]} ${raw[from - 1]}`);
-  if (to + 1 < raw.length) tokens.push(`${raw[to]} ${raw[to + 1]}`);
-  return tokens;
+  const at = (i: number, n: number) => (i >= 0 && i + n <= raw.length ? [raw.slice(i, i + n).join(' ')] : []);
+  const after = to < raw.length && REGION_CODE.test(raw[to]!) ? to + 1 : to;
+  return [...at(from - 1, 1), ...at(from - 2, 2), ...at(to, 1), ...at(to, 2), ...(after > to ? [...at(after, 1), ...at(after, 2)] : [])];
 }
+
+/** The city's name ends where its line, a comma, a region's code or a number does ("40170 BANDAR BARU BANGI" is not Bandar's). */
+const cityEnds = (line: string, raw: string[], to: number) => to >= raw.length || /\d/.test(raw[to]!) || REGION_CODE.test(raw[to]!)
+  || new RegExp(String.raw`${raw[to - 1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\s*,`, 'u').test(line);
 
 /**
  * A city printed beside a postcode of its own country's format on one line ("31-000 Kraków",
@@ -104,7 +118,7 @@ export function postcodeCities(text: string, world: WorldData = worldData()): Wo
       for (let n = Math.min(4, folded.length - i); n >= 1; n--) {
         const name = folded.slice(i, i + n).join(' ');
         const country = world.cities.get(name);
-        if (!country || out.has(country)) continue;
+        if (!country || out.has(country) || !cityEnds(line, raw, i + n)) continue;
         const code = postcodeTokens(raw, i, i + n).find((t) => world.postcodeOf(country, t));
         if (code) { out.set(country, { feature: 'postcode-city', country, count: 1, found: `${code} ${name}` }); break; }
       }
@@ -116,9 +130,8 @@ export function postcodeCities(text: string, world: WorldData = worldData()): Wo
 /** An amount as receipts print it: grouped or not, with or without decimals ("1 250", "12,50", "1.234,00"). */
 const AMOUNT = String.raw`\d{1,3}(?:[.,\s']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Letters of the Latin alphabet only, two of them ("ft", "km"): read beside an amount with decimals or groups only ("5 km" is a distance). */
-const SHORT_LETTERS = /^[a-z]{1,2}$/;
-const moneyLike = (amount: string) => /[.,\s']\d{3}(?!\d)|[.,]\d{2}$/.test(amount);
+/** Two Latin letters ("km", "ar", "ft") are as often a unit's or a word's ("KM" is a Vietnamese receipt's discount): not read as a sign. */
+const SHORT_LETTERS = /^[a-z]{1,2}\.?$/;
 
 let signPattern: RegExp | undefined;
 function signsBesideAmounts(world: WorldData): RegExp {
@@ -133,9 +146,9 @@ function signsBesideAmounts(world: WorldData): RegExp {
 export function signsBesideAmount(text: string, known: ReadonlySet<string>, world: WorldData = worldData()): WorldCue[] {
   const counts = new Map<string, WorldCue>();
   for (const m of text.matchAll(signsBesideAmounts(world))) {
-    const sign = (m[1] ?? m[4])!.toLowerCase(), amount = (m[2] ?? m[3])!;
+    const sign = (m[1] ?? m[4])!.toLowerCase();
     const currency = world.signs.get(sign);
-    if (!currency || known.has(currency) || (SHORT_LETTERS.test(sign) && !moneyLike(amount))) continue;
+    if (!currency || known.has(currency) || SHORT_LETTERS.test(sign)) continue;
     const had = counts.get(currency);
     counts.set(currency, { feature: 'sign-beside-amount', currency, count: (had?.count ?? 0) + 1, found: sign });
   }

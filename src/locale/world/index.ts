@@ -41,7 +41,8 @@ function addCue(cue: WorldCue, t: LocaleTallies, found: WorldFindings, evidence:
   const gain = WORLD_WEIGHTS[cue.feature] * (1 + 0.25 * (n - 1));
   const country = cue.country ?? (cue.currency ? onlyCountryOf(cue.currency) : undefined);
   const symbol = cue.feature === 'sign-beside-amount' && !signIsWord(cue.found);
-  if (country) {
+  // one glyph printed once may be a smudge or another sign misread: it places no page
+  if (country && !(symbol && cue.count < 2)) {
     for (const m of symbol ? [t.score, t.symbolScore] : [t.score]) m[country] = (m[country] ?? 0) + gain;
     if (cue.country) (found.places[country] ??= {})[cue.feature] = n;
   }
