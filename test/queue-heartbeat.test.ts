@@ -124,11 +124,14 @@ describe('job queue heartbeat with real processes', () => {
     expect(status.stdout, status.stderr).toMatch(/\(\d+ held by workers that no longer beat\)/);
     expect(status.stdout).toContain(`held by ${victim.id}, no heartbeat for `);
     const json = JSON.parse(run(['status', ...queueArgs, '--json']).stdout);
+    const seenAt = Date.now();
     expect(json.staleJobs).toContainEqual(expect.objectContaining({ id: held, worker: victim.id, heartbeatSeconds: 10 }));
+    const lastBeat = seenAt - json.staleJobs.find((j: { id: number }) => j.id === held).silentSeconds * 1000; // within a second
     // past the window (10 s) and the monitor's pass (every 5 s) and the back-off (1-2 s): the other worker has it
     await until(async () => (await query(url, `SELECT worker FROM "${SCHEMA}".files WHERE id = $1`, [held]))[0].worker === other.id, 40_000, 'the other worker to take the job');
-    const takenAfter = Date.now() - pausedAt;
-    expect(takenAfter).toBeGreaterThan(9000);
+    const takenAt = ((await query(url, `SELECT started_at FROM "${SCHEMA}".files WHERE id = $1`, [held]))[0].started_at as Date).getTime();
+    const takenAfter = takenAt - pausedAt;
+    expect(takenAt - lastBeat).toBeGreaterThan(9000); // not before its window (10 s) since its last beat had passed
     victim.child.kill('SIGCONT');
     const exits = await Promise.all([victim.exited, other.exited]);
     for (const [i, p] of [victim, other].entries()) {
