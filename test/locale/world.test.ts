@@ -57,6 +57,9 @@ describe('the world\'s evidence, rule by rule', () => {
     // a Vietnamese receipt's discount ("KM"), a distance
     expect(signsBesideAmount('KM 10,000\nTong 45,000', none)).toEqual([]);
     expect(signsBesideAmount('5 km', none)).toEqual([]);
+    // a letter before a glyph, beside an amount in cents only
+    expect(signsBesideAmount('TOTAL R$ 12,50', none).map((c) => c.currency)).toEqual(['BRL']);
+    expect(signsBesideAmount('-E£19-9 La ink', none)).toEqual([]);
   });
 
   it('codesBesideAmount: an ISO code beside an amount, as a token of its own', () => {

@@ -133,6 +133,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Two Latin letters ("km", "ar", "ft") are as often a unit's or a word's ("KM" is a Vietnamese receipt's discount): not read as a sign. */
 const SHORT_LETTERS = /^[a-z]{1,2}\.?$/;
 
+/** A letter before a glyph ("e£", "r$", "us$"): OCR puts a letter before a "£" too, so only beside an amount in cents ("E£19" in noise is not Egypt's). */
+const PREFIXED_GLYPH = /^\p{L}+[^\p{L}\s]+$/u;
+
 let signPattern: RegExp | undefined;
 function signsBesideAmounts(world: WorldData): RegExp {
   const signs = [...world.signs.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
@@ -146,9 +149,9 @@ function signsBesideAmounts(world: WorldData): RegExp {
 export function signsBesideAmount(text: string, known: ReadonlySet<string>, world: WorldData = worldData()): WorldCue[] {
   const counts = new Map<string, WorldCue>();
   for (const m of text.matchAll(signsBesideAmounts(world))) {
-    const sign = (m[1] ?? m[4])!.toLowerCase();
+    const sign = (m[1] ?? m[4])!.toLowerCase(), amount = (m[2] ?? m[3])!;
     const currency = world.signs.get(sign);
-    if (!currency || known.has(currency) || SHORT_LETTERS.test(sign)) continue;
+    if (!currency || known.has(currency) || SHORT_LETTERS.test(sign) || (PREFIXED_GLYPH.test(sign) && !/[.,]\d{2}$/.test(amount))) continue;
     const had = counts.get(currency);
     counts.set(currency, { feature: 'sign-beside-amount', currency, count: (had?.count ?? 0) + 1, found: sign });
   }
