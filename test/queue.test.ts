@@ -103,6 +103,20 @@ describe('job queue: enqueue', () => {
     expect(err.message).not.toContain('secret');
   });
 
+  it('a queue whose jobs pg-boss 10 wrote (schema version 24) is refused with INVALID_OPTION saying what to do; its files are untouched', async () => {
+    const schema = `q_${process.pid}_old`;
+    const c = new pg.Client({ connectionString: postgres.url });
+    await c.connect();
+    try {
+      // what pg-boss 10.4 leaves: its schema with a version table at 24 (and the queue's own tables)
+      await c.query(`CREATE SCHEMA "${schema}_jobs"; CREATE TABLE "${schema}_jobs".version (version int PRIMARY KEY, maintained_on timestamptz, cron_on timestamptz, monitored_on timestamptz); INSERT INTO "${schema}_jobs".version (version) VALUES (24)`);
+      const err = await openQueue(postgres.url, { schema }).catch((e) => e);
+      expect(err).toBeInstanceOf(ReceiptKitError);
+      expect(err).toMatchObject({ code: 'INVALID_OPTION', field: 'queue', message: expect.stringMatching(/written by pg-boss 10 \(schema version 24\).*receiptkit work --drain.*drop the schema/) });
+      expect((await c.query(`SELECT version FROM "${schema}_jobs".version`)).rows).toEqual([{ version: 24 }]); // pg-boss never started on it
+    } finally { await c.end(); }
+  });
+
   it('job ids sort in the order they are made (pg-boss claims one enqueue by id)', () => {
     const ids = Array.from({ length: 5000 }, () => orderedJobId());
     expect([...ids].sort()).toEqual(ids);

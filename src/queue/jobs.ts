@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import type { Db } from 'pg-boss';
+import { ReceiptKitError } from '../errors.js';
 import type { QueueDb, QueueTx } from './db.js';
 
 /** The pg-boss queue of extraction jobs and its dead-letter queue. */
@@ -86,6 +87,7 @@ export class JobQueue {
    * `monitorIntervalSeconds` (default 5).
    */
   static async start(db: QueueDb, o: { supervise: boolean; monitorIntervalSeconds?: number; onError?: (e: Error) => void }): Promise<JobQueue> {
+    await refuseOldJobs(db);
     const every = o.monitorIntervalSeconds ?? 5;
     const boss = new PgBoss({
       db: { executeSql: (text: string, values?: unknown[]) => db.pool.query(text, values) } as Db,
@@ -167,6 +169,23 @@ export class JobQueue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: false, close: false });
   }
+}
+
+/** pg-boss 12 migrates pg-boss's schema from its version 25 (pg-boss 11) on; pg-boss 10 wrote version 24. */
+const OLDEST_MIGRATED = 25;
+
+/**
+ * A queue whose jobs pg-boss 10 wrote (receiptkit before issue 53) cannot be opened by pg-boss 12:
+ * INVALID_OPTION on `queue`, saying what to do, before pg-boss is started on it.
+ */
+async function refuseOldJobs(db: QueueDb): Promise<void> {
+  const jobs = `${db.schema}_jobs`;
+  const r = await db.query<{ version: number | null }>(`SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 0 END AS version`, [`"${jobs}".version`]);
+  if (r.rows[0]!.version === null) return;
+  const v = Number((await db.query<{ version: string }>(`SELECT version FROM "${jobs}".version`)).rows[0]?.version ?? OLDEST_MIGRATED);
+  if (v >= OLDEST_MIGRATED) return;
+  throw new ReceiptKitError('INVALID_OPTION', `queue: its jobs (schema ${jobs}) were written by pg-boss 10 (schema version ${v}), which this receiptkit's pg-boss 12 cannot migrate: ` +
+    `finish them with the receiptkit that enqueued them (receiptkit work --drain), then drop the schema ${jobs} (the files and their results stay in ${db.schema}), or enqueue into another --queue-schema: ${db.location}`, { field: 'queue' });
 }
 
 /** A held job that missed its heartbeats: silent for more than half its window (a worker beats four times per window). */
