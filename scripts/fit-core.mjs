@@ -106,11 +106,11 @@ export function featureVector(f, idx, size) {
 export function fitListwiseFree(groups, names, lam, fixed, prior) {
   const P = names.length;
   const idx = new Map(names.map((n, k) => [n, k]));
-  const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1).map((g) => ({
-    w: 1 / (g.weightDiv ?? 1),
-    xs: g.cands.map((c) => featureVector(c.f, idx, P)),
-    right: g.cands.findIndex((c) => c.y),
-  }));
+  // each list on the features any of its candidates has (U): the rest are 0 in every candidate and in their mean
+  const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1).map((g) => {
+    const U = [...new Set(g.cands.flatMap((c) => Object.keys(c.f).filter((k) => idx.has(k) && c.f[k]).map((k) => idx.get(k))))].sort((a, b) => a - b);
+    return { w: 1 / (g.weightDiv ?? 1), U, xs: g.cands.map((c) => Float64Array.from(U, (k) => c.f[names[k]] ?? 0)), right: g.cands.findIndex((c) => c.y) };
+  });
   const active = [...Array(P).keys()].filter((k) => !fixed.has(k + 1));
   const beta = new Float64Array(P);
   if (prior) for (const k of active) beta[k] = prior[k];
@@ -118,16 +118,17 @@ export function fitListwiseFree(groups, names, lam, fixed, prior) {
     const g = new Float64Array(P);
     const H = Array.from({ length: P }, () => new Float64Array(P));
     for (const L of lists) {
-      const zs = L.xs.map((x) => { let s = 0; for (let k = 0; k < P; k++) if (x[k]) s += beta[k] * x[k]; return s; });
+      const { U } = L, u = U.length;
+      const zs = L.xs.map((x) => { let s = 0; for (let a = 0; a < u; a++) if (x[a]) s += beta[U[a]] * x[a]; return s; });
       const mx = Math.max(...zs);
       const es = zs.map((v) => Math.exp(v - mx));
       const sum = es.reduce((a, b) => a + b, 0);
       const ps = es.map((e) => e / sum);
-      const m = new Float64Array(P);
-      L.xs.forEach((x, i) => { for (let k = 0; k < P; k++) if (x[k]) m[k] += ps[i] * x[k]; });
+      const m = new Float64Array(u);
+      L.xs.forEach((x, i) => { for (let a = 0; a < u; a++) if (x[a]) m[a] += ps[i] * x[a]; });
       const xr = L.xs[L.right];
-      for (let k = 0; k < P; k++) g[k] += L.w * (m[k] - xr[k]);
-      L.xs.forEach((x, i) => { for (let k = 0; k < P; k++) { const a = x[k] - m[k]; if (!a) continue; for (let l = 0; l < P; l++) { const b = x[l] - m[l]; if (b) H[k][l] += L.w * ps[i] * a * b; } } });
+      for (let a = 0; a < u; a++) g[U[a]] += L.w * (m[a] - xr[a]);
+      L.xs.forEach((x, i) => { for (let a = 0; a < u; a++) { const d = x[a] - m[a]; if (!d) continue; const Ha = H[U[a]]; for (let b = 0; b < u; b++) { const e = x[b] - m[b]; if (e) Ha[U[b]] += L.w * ps[i] * d * e; } } });
     }
     for (let k = 0; k < P; k++) { g[k] += lam * (beta[k] - (prior?.[k] ?? 0)); H[k][k] += lam + 1e-9; }
     const sub = solve(active.map((k) => active.map((l) => H[k][l])), active.map((k) => g[k]));
