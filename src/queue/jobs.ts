@@ -127,8 +127,9 @@ export class JobQueue {
   /** One heartbeat of the attempts held; answers the ids whose claim is gone (taken after a missed heartbeat, or ended). */
   async beat(jobs: readonly Attempt[]): Promise<Set<string>> {
     if (!jobs.length) return new Set();
-    const r = await this.boss.touch(EXTRACT_QUEUE, jobs.map(attempt)) as unknown as { settled?: string[] };
-    const alive = new Set(r.settled ?? []);
+    const r = await this.boss.touch(EXTRACT_QUEUE, jobs.map(attempt)) as unknown as { settled?: unknown };
+    if (!Array.isArray(r.settled)) return new Set(); // cannot tell which: none is taken to be lost
+    const alive = new Set(r.settled.map(String));
     return new Set(jobs.filter((j) => !alive.has(j.id)).map((j) => j.id));
   }
 
