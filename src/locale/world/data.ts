@@ -15,7 +15,8 @@ import { CITY_INDEX } from './city-index.js';
 const require = createRequire(import.meta.url);
 
 /** A name or text as the world's lists are matched: accents stripped, upper case, every run of other characters one space. */
-export const foldName = (s: string): string => s.normalize('NFD').replace(/[đĐ]/g, 'D').replace(/\p{M}/gu, '').toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const foldName = (s: string): string => (/^[A-Za-z0-9 ]*$/.test(s) ? s : s.normalize('NFD').replace(/[đĐ]/g, 'D').replace(/\p{M}/gu, ''))
+  .toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 export interface WorldData {
   phone: typeof Phone;
@@ -29,11 +30,14 @@ export interface WorldData {
   signs: Map<string, string>;
   /** Folded city name -> ISO alpha-2. */
   cities: Map<string, string>;
-  /** The most words of a city or country name. */
+  /** The most words of a city or country name kept (MAX_NAME_WORDS). */
   maxNameWords: number;
   /** Does this token have the postcode format of this country (a country without postcodes has none)? */
   postcodeOf: (country: string, token: string) => boolean;
 }
+
+/** Names of more words than this ("The Democratic Republic of the Congo") are not matched: receipts print the short form. */
+export const MAX_NAME_WORDS = 4;
 
 /** Country names shorter than this (letters) are not matched: "US", "UK", "UAE" are as often other words. */
 export const MIN_NAME_LETTERS = 4;
@@ -50,7 +54,7 @@ function countryNames(): Map<string, string> {
     for (const [code, names] of Object.entries(countries)) {
       for (const name of Array.isArray(names) ? names : [names]) {
         const folded = foldName(name);
-        if (folded.replace(/ /g, '').length < MIN_NAME_LETTERS) continue;
+        if (folded.replace(/ /g, '').length < MIN_NAME_LETTERS || folded.split(' ').length > MAX_NAME_WORDS) continue;
         const had = seen.get(folded);
         seen.set(folded, had === undefined || had === code ? code : null);
       }
@@ -110,7 +114,7 @@ function loadWorld(): WorldData {
   for (const [country, code] of Object.entries(countryCurrency)) currencyCountries.set(code, [...(currencyCountries.get(code) ?? []), country]);
   const names = countryNames();
   const cities = cityIndex();
-  const maxNameWords = Math.max(...[...names.keys(), ...cities.keys()].map((n) => n.split(' ').length));
+  const maxNameWords = Math.min(MAX_NAME_WORDS, Math.max(...[...names.keys(), ...cities.keys()].map((n) => n.split(' ').length)));
   return { phone, countryNames: names, countryCurrency, currencyCountries, signs: currencySigns(currencyCountries), cities, maxNameWords, postcodeOf: postcodes() };
 }
 

@@ -59,8 +59,8 @@ export function phoneNationalCountries(text: string, among: readonly string[], w
   return [...fits].map(([country, found]) => ({ feature: 'phone-national', country, count: 1, found }));
 }
 
-/** Each line's words folded (foldName), in order. */
-const lineWords = (text: string): string[][] => text.split('\n').map((l) => foldName(l).split(' ').filter(Boolean));
+/** Each line's last `n` words (split where it has spaces), folded (foldName): a name's words fold to as many or more. */
+const lineEnds = (text: string, n: number): string[][] => text.split('\n').map((l) => foldName(l.trim().split(/\s+/).slice(-n).join(' ')).split(' ').filter(Boolean));
 
 /**
  * A country's name, in any language, ending a line ("Warszawa, Polska", a line "DEUTSCHLAND"): where an
@@ -68,7 +68,7 @@ const lineWords = (text: string): string[][] => text.split('\n').map((l) => fold
  */
 export function countryNames(text: string, world: WorldData = worldData()): WorldCue[] {
   const out = new Map<string, WorldCue>();
-  for (const words of lineWords(text)) {
+  for (const words of lineEnds(text, world.maxNameWords)) {
     for (let n = Math.min(world.maxNameWords, words.length); n >= 1; n--) {
       const name = words.slice(words.length - n).join(' ');
       const country = world.countryNames.get(name);
@@ -86,6 +86,9 @@ function lineTokens(line: string): { raw: string[]; folded: string[] } {
   const raw = line.split(/[\s,;]+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
   return { raw, folded: raw.map(foldName) };
 }
+
+/** A line with a token of digits, or digits with letters or a hyphen, and no point, comma or colon ("31-000", "SW1A", "5000"; not "12.50", "12:30"). */
+const POSTCODE_LIKE = /(?<![^\s,;])(?=[\p{L}-]*\d)[\p{L}\d-]{2,10}(?![^\s,;])/u;
 
 /** A region's code between a city and its postcode ("Denver, CO 80202", "Adelaide SA 5000"). */
 const REGION_CODE = /^[A-Z]{2,3}$/;
@@ -112,7 +115,7 @@ const cityEnds = (line: string, raw: string[], to: number) => to >= raw.length |
 export function postcodeCities(text: string, world: WorldData = worldData()): WorldCue[] {
   const out = new Map<string, WorldCue>();
   for (const line of text.split('\n')) {
-    if (!/\d/.test(line)) continue;
+    if (!POSTCODE_LIKE.test(line)) continue;
     const { raw, folded } = lineTokens(line);
     for (let i = 0; i < folded.length; i++) {
       for (let n = Math.min(4, folded.length - i); n >= 1; n--) {
