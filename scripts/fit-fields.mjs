@@ -49,6 +49,7 @@ const dataFile = path.resolve(opt('data', path.join(repo, '.bench-tmp', 'fields-
 const out = path.resolve(opt('out', path.join(repo, 'models', 'fields.json')));
 const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
 const { halfOf, nameMatches, scoreField } = await import(pathToFileURL(path.join(repo, 'bench', 'score.mjs')).href);
+const { loadRecords } = await import(pathToFileURL(path.join(repo, 'bench', 'loso.mjs')).href);
 
 
 // ---------------------------------------------------------------- collect
@@ -77,7 +78,9 @@ async function collect() {
     const inCorpus = new Set(sets.flatMap((ds) => { const mf = path.join(corpus, ds, 'manifest.json'); return fs.existsSync(mf) ? JSON.parse(fs.readFileSync(mf, 'utf8')).items.filter((it) => it.corpus).map((it) => `${ds}/${path.basename(it.image)}`) : []; }));
     order.sort((a, b) => Number(inCorpus.has(`${b.ds}/${b.f}`)) - Number(inCorpus.has(`${a.ds}/${a.f}`)));
   }
-  const mine = order.filter((_, i) => i % shardN === shardK);
+  // --same-files A,B: only the files those collected data hold (a replay of the files a recording reached)
+  const same = opt('same-files', '') ? new Set(loadRecords(opt('same-files').split(',')).map((r) => `${r.ds}/${r.id}`)) : undefined;
+  const mine = order.filter((o) => !same || same.has(`${o.ds}/${o.f.replace(/\.[^.]+$/, '')}`)).filter((_, i) => i % shardN === shardK);
   // written as it goes (one line a file), so a long run stopped early keeps what it collected
   fs.writeFileSync(dataFile, '');
   const res = Object.fromEntries(sets.map((ds) => [ds, []]));
@@ -240,7 +243,6 @@ function fitAddress(records) {
 // ---------------------------------------------------------------- main
 if (has('collect')) await collect();
 // --data A,B: several collected files (e.g. the shards of one run; a later line of the same file replaces an earlier one)
-const { loadRecords } = await import(pathToFileURL(path.join(repo, 'bench', 'loso.mjs')).href);
 // --train all: fit on every file (the training pool, whose number is leave-one-source-out, bench/loso.mjs);
 // default the corpus's tune halves, the check halves reported
 const records = loadRecords(String(opt('data', dataFile)).split(',').map((f) => path.resolve(f))).map((r) => (opt('train', 'tune') === 'all' ? { ...r, half: 'tune' } : r));
