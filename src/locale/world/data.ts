@@ -15,8 +15,8 @@ import { CITY_INDEX } from './city-index.js';
 const require = createRequire(import.meta.url);
 
 /** A name or text as the world's lists are matched: accents stripped, upper case, every run of other characters one space. */
-export const foldName = (s: string): string => (/^[A-Za-z0-9 ]*$/.test(s) ? s : s.normalize('NFD').replace(/[đĐ]/g, 'D').replace(/\p{M}/gu, ''))
-  .toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const foldName = (s: string): string => (/^[A-Za-z0-9]*$/.test(s) ? s.toUpperCase()
+  : s.normalize('NFD').replace(/[đĐ]/g, 'D').replace(/\p{M}/gu, '').toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim());
 
 export interface WorldData {
   phone: typeof Phone;
@@ -30,6 +30,9 @@ export interface WorldData {
   signs: Map<string, string>;
   /** Folded city name -> ISO alpha-2. */
   cities: Map<string, string>;
+  /** The first words of the cities' names and the last words of the countries' (a line is looked at further only where one stands). */
+  cityFirstWords: Set<string>;
+  nameLastWords: Set<string>;
   /** The most words of a city or country name kept (MAX_NAME_WORDS). */
   maxNameWords: number;
   /** Does this token have the postcode format of this country (a country without postcodes has none)? */
@@ -115,7 +118,9 @@ function loadWorld(): WorldData {
   const names = countryNames();
   const cities = cityIndex();
   const maxNameWords = Math.min(MAX_NAME_WORDS, Math.max(...[...names.keys(), ...cities.keys()].map((n) => n.split(' ').length)));
-  return { phone, countryNames: names, countryCurrency, currencyCountries, signs: currencySigns(currencyCountries), cities, maxNameWords, postcodeOf: postcodes() };
+  const cityFirstWords = new Set([...cities.keys()].map((n) => n.split(' ')[0]!));
+  const nameLastWords = new Set([...names.keys()].map((n) => n.split(' ').pop()!));
+  return { phone, countryNames: names, countryCurrency, currencyCountries, signs: currencySigns(currencyCountries), cities, cityFirstWords, nameLastWords, maxNameWords, postcodeOf: postcodes() };
 }
 
 let world: WorldData | undefined;

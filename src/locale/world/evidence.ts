@@ -52,7 +52,7 @@ const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[\s./-]?\d[\d\s-]{3,12}\d(?
 export function phoneNationalCountries(text: string, among: readonly string[], world: WorldData = worldData()): WorldCue[] {
   const countries = among.filter((c) => world.phone.isSupportedCountry(c as never));
   if (countries.length < 2) return [];
-  const numbers = [...text.matchAll(NATIONAL_PHONE)].map((m) => m[0].trim()).filter((n) => n.replace(/\D/g, '').length <= 13).slice(0, 3);
+  const numbers = [...text.matchAll(NATIONAL_PHONE)].map((m) => m[0].trim()).filter((n) => n.replace(/\D/g, '').length <= 13).slice(0, 2);
   const fits = new Map<string, string>();
   for (const n of numbers) for (const c of countries) if (!fits.has(c) && world.phone.isValidPhoneNumber(n, c as never)) fits.set(c, n);
   if (fits.size === 0 || fits.size === countries.length) return [];
@@ -69,6 +69,7 @@ const lineEnds = (text: string, n: number): string[][] => text.split('\n').map((
 export function countryNames(text: string, world: WorldData = worldData()): WorldCue[] {
   const out = new Map<string, WorldCue>();
   for (const words of lineEnds(text, world.maxNameWords)) {
+    if (!world.nameLastWords.has(words[words.length - 1] ?? '')) continue;
     for (let n = Math.min(world.maxNameWords, words.length); n >= 1; n--) {
       const name = words.slice(words.length - n).join(' ');
       const country = world.countryNames.get(name);
@@ -118,6 +119,7 @@ export function postcodeCities(text: string, world: WorldData = worldData()): Wo
     if (!POSTCODE_LIKE.test(line)) continue;
     const { raw, folded } = lineTokens(line);
     for (let i = 0; i < folded.length; i++) {
+      if (!world.cityFirstWords.has(folded[i]!.split(' ')[0]!)) continue;
       for (let n = Math.min(4, folded.length - i); n >= 1; n--) {
         const name = folded.slice(i, i + n).join(' ');
         const country = world.cities.get(name);
@@ -141,6 +143,7 @@ const PREFIXED_GLYPH = /^\p{L}+[^\p{L}\s]+$/u;
 
 let signPattern: RegExp | undefined;
 function signsBesideAmounts(world: WorldData): RegExp {
+  if (signPattern) return signPattern;
   const signs = [...world.signs.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
   return (signPattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${signs})\s?(${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(${AMOUNT})\s?(${signs})(?![\p{L}\d])`, 'giu'));
 }
@@ -166,6 +169,7 @@ const CODES_ALSO_WORDS: ReadonlySet<string> = new Set(['ALL', 'TOP', 'CUP', 'PEN
 
 let codePattern: RegExp | undefined;
 function codesBesideAmounts(world: WorldData): RegExp {
+  if (codePattern) return codePattern;
   const codes = [...world.currencyCountries.keys()].filter((c) => !CODES_ALSO_WORDS.has(c)).sort().join('|');
   return (codePattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${codes})\s?(?:${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(?:${AMOUNT})\s?(${codes})(?![\p{L}\d])`, 'gu'));
 }
