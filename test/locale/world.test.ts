@@ -66,6 +66,9 @@ describe('the world\'s evidence, rule by rule', () => {
     expect(codesBesideAmount('RAZEM PLN 12,50', none).map((c) => c.currency)).toEqual(['PLN']);
     expect(codesBesideAmount('S.Tax : AJTPM7071RSD001', none)).toEqual([]);
     expect(codesBesideAmount('ALL 12.00', none)).toEqual([]);
+    // glued to a product's number, or to a number on the next line
+    expect(codesBesideAmount('RELAXA BARLEY MNT125 7800', none)).toEqual([]);
+    expect(codesBesideAmount('HARDWARE SDN BHD\n12.50', none)).toEqual([]);
   });
 });
 

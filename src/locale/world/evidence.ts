@@ -25,7 +25,7 @@ export interface WorldCue {
  * A telephone number written with its country calling code ("+48 22 ...", "0048 22 ..."); with "00", in
  * groups (a run of digits starting "00" is as often an invoice's or a card's number).
  */
-const INTERNATIONAL_PHONE = /\+\s?[1-9][\d\s().\/-]{5,18}\d|(?<![\d.,])00[1-9]\d{0,3}[\s().\/-][\d\s().\/-]{4,16}\d/g;
+const INTERNATIONAL_PHONE = /\+[ \t]?[1-9][\d \t().\/-]{5,18}\d|(?<![\d.,])00[1-9]\d{0,3}[ \t().\/-][\d \t().\/-]{4,16}\d/g;
 
 /** A number in international format names its country (libphonenumber-js: the calling code and the plan's leading digits). */
 export function phoneCountries(text: string, world: WorldData = worldData()): WorldCue[] {
@@ -43,7 +43,7 @@ export function phoneCountries(text: string, world: WorldData = worldData()): Wo
  * A national number: the trunk prefix 0 and 6 to 13 more digits, grouped as printed ("030 1234567",
  * "030/1234567", "(022) 123-45-67"); a slash or point only after the area code ("04/07/2018" is a date).
  */
-const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[\s./-]?\d[\d\s-]{3,12}\d(?![\d.,:/-])/g;
+const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[ \t./-]?\d[\d \t-]{3,12}\d(?![\d.,:/-])/g;
 
 /**
  * A national number is valid in many countries' plans; among the page's likely countries (`among`), those
@@ -133,10 +133,17 @@ export function postcodeCities(text: string, world: WorldData = worldData()): Wo
 }
 
 /** An amount as receipts print it: grouped or not, with or without decimals ("1 250", "12,50", "1.234,00"). */
-const AMOUNT = String.raw`\d{1,3}(?:[.,\s']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+const AMOUNT = String.raw`\d{1,3}(?:[.,' \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/** Between a sign or code and its amount: a space on the same line at most (Intl prints a no-break space). */
+const GAP = String.raw`[ \t\u00a0\u202f]?`;
+/** An amount in cents or grouped by thousands ("12,50", "1 250"): a code or a word beside a bare "125" or "1000" is as often a product's or a unit's ("MNT125"). */
+const moneyLike = (amount: string) => /[.,]\d{2}$|[.,' \u00a0\u202f]\d{3}(?!\d)/.test(amount);
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Two Latin letters ("km", "ar", "ft") are as often a unit's or a word's ("KM" is a Vietnamese receipt's discount): not read as a sign. */
 const SHORT_LETTERS = /^[a-z]{1,2}\.?$/;
+
+/** A sign of two letters or more ("zł", "lei", "Kč") is a word: beside a money-like amount only, as a code. */
+export const signIsWord = (sign: string): boolean => (sign.match(/\p{L}/gu) ?? []).length >= 2;
 
 /** A letter before a glyph ("e£", "r$", "us$"): OCR puts a letter before a "£" too, so only beside an amount in cents ("E£19" in noise is not Egypt's). */
 const PREFIXED_GLYPH = /^\p{L}+[^\p{L}\s]+$/u;
@@ -145,7 +152,7 @@ let signPattern: RegExp | undefined;
 function signsBesideAmounts(world: WorldData): RegExp {
   if (signPattern) return signPattern;
   const signs = [...world.signs.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
-  return (signPattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${signs})\s?(${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(${AMOUNT})\s?(${signs})(?![\p{L}\d])`, 'giu'));
+  return (signPattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${signs})${GAP}(${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(${AMOUNT})${GAP}(${signs})(?![\p{L}\d])`, 'giu'));
 }
 
 /**
@@ -157,7 +164,7 @@ export function signsBesideAmount(text: string, known: ReadonlySet<string>, worl
   for (const m of text.matchAll(signsBesideAmounts(world))) {
     const sign = (m[1] ?? m[4])!.toLowerCase(), amount = (m[2] ?? m[3])!;
     const currency = world.signs.get(sign);
-    if (!currency || known.has(currency) || SHORT_LETTERS.test(sign) || (PREFIXED_GLYPH.test(sign) && !/[.,]\d{2}$/.test(amount))) continue;
+    if (!currency || known.has(currency) || SHORT_LETTERS.test(sign) || (PREFIXED_GLYPH.test(sign) && !/[.,]\d{2}$/.test(amount)) || (signIsWord(sign) && !moneyLike(amount))) continue;
     const had = counts.get(currency);
     counts.set(currency, { feature: 'sign-beside-amount', currency, count: (had?.count ?? 0) + 1, found: sign });
   }
@@ -171,15 +178,15 @@ let codePattern: RegExp | undefined;
 function codesBesideAmounts(world: WorldData): RegExp {
   if (codePattern) return codePattern;
   const codes = [...world.currencyCountries.keys()].filter((c) => !CODES_ALSO_WORDS.has(c)).sort().join('|');
-  return (codePattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${codes})\s?(?:${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(?:${AMOUNT})\s?(${codes})(?![\p{L}\d])`, 'gu'));
+  return (codePattern ??= new RegExp(String.raw`(?<![\p{L}\d])(${codes})${GAP}(${AMOUNT})(?![\p{L}\d])|(?<![\p{L}\d.,])(${AMOUNT})${GAP}(${codes})(?![\p{L}\d])`, 'gu'));
 }
 
 /** A currency's ISO code beside an amount ("PLN 12,50", "45,00 UAH"); `known` as for signsBesideAmount. */
 export function codesBesideAmount(text: string, known: ReadonlySet<string>, world: WorldData = worldData()): WorldCue[] {
   const counts = new Map<string, WorldCue>();
   for (const m of text.matchAll(codesBesideAmounts(world))) {
-    const currency = (m[1] ?? m[2])!;
-    if (known.has(currency)) continue;
+    const currency = (m[1] ?? m[4])!, amount = (m[2] ?? m[3])!;
+    if (known.has(currency) || !moneyLike(amount)) continue;
     const had = counts.get(currency);
     counts.set(currency, { feature: 'code-beside-amount', currency, count: (had?.count ?? 0) + 1, found: currency });
   }

@@ -3,7 +3,7 @@
  * its country's score and, for a currency printed, to the currency's votes, as the locale's own cues do
  * (locale/index.ts); what each country and currency got is kept by feature for the currency candidates.
  */
-import { codesBesideAmount, countryNames, onlyCountryOf, phoneCountries, phoneNationalCountries, postcodeCities, signsBesideAmount } from './evidence.js';
+import { codesBesideAmount, countryNames, signIsWord, onlyCountryOf, phoneCountries, phoneNationalCountries, postcodeCities, signsBesideAmount } from './evidence.js';
 import type { WorldCue, WorldFeature } from './evidence.js';
 import { worldData } from './data.js';
 
@@ -33,8 +33,6 @@ export interface WorldFindings {
   printings: Record<string, Partial<Record<WorldFeature, number>>>;
 }
 
-/** A sign of two letters or more ("zł", "лв.", "Ft") is a word, as a code is; one glyph ("₺", "₴") is a symbol OCR may make of a smudge. */
-const signIsWord = (sign: string) => (sign.match(/\p{L}/gu) ?? []).length >= 2;
 
 function addCue(cue: WorldCue, t: LocaleTallies, found: WorldFindings, evidence: string[]): void {
   const n = Math.min(3, cue.count);
