@@ -210,6 +210,27 @@ describe('job queue: work', () => {
     } finally { await db.close(); await q.close(); }
   }, 60_000);
 
+  it.concurrent('jobs are claimed in enqueue order, and a job taken back from a silent worker is claimed again before the files enqueued after it', async () => {
+    const names = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`r${String(i + 1).padStart(2, '0')}.png`, String(i + 1)]));
+    const dir = folder(names);
+    const q = await open({ maintenanceIntervalSeconds: 1 });
+    const db = await QueueDb.open(postgres.url, { schema: q.location.split(' schema ')[1] });
+    try {
+      await q.enqueue(dir, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+      const dead = await JobQueue.start(db, { supervise: false });
+      const held = await dead.fetch(); // the first file's job, claimed by a worker that never beats
+      await dead.stop();
+      const calls: string[] = [];
+      // one file every 2 s: the nine others take 18 s; the held one is free again after 11-13 s
+      const summary = await q.work(standIn({ delayMs: 2000, calls }), { drain: true, pollMs: 100 });
+      expect(summary).toMatchObject({ done: 10 });
+      expect(calls.slice(0, 5)).toEqual(['r02.png', 'r03.png', 'r04.png', 'r05.png', 'r06.png']);
+      expect(calls.indexOf('r01.png')).toBeGreaterThan(4);
+      expect(calls.indexOf('r01.png')).toBeLessThan(8); // not after the files enqueued after it
+      expect(held).toMatchObject({ data: { id: expect.any(Number) } });
+    } finally { await db.close(); await q.close(); }
+  }, 60_000);
+
   it.concurrent('a worker whose claim was taken (it missed its heartbeats) writes nothing: the job is abandoned, the next holder writes the one result', async () => {
     const dir = folder({ 'r1.png': '7' });
     const q = await open({ maintenanceIntervalSeconds: 1 });

@@ -107,7 +107,7 @@ export class JobQueue {
   async insert(rows: ReadonlyArray<{ id: number; jobId: string }>, s: JobSettings, tx: QueueTx): Promise<void> {
     if (!rows.length) return;
     await this.boss.insert(EXTRACT_QUEUE, rows.map((r) => ({
-      id: r.jobId, data: { id: r.id }, retryLimit: s.tries - 1, retryDelay: s.retryDelaySeconds, retryBackoff: true,
+      id: r.jobId, data: { id: r.id }, priority: enqueueOrder(r.id), retryLimit: s.tries - 1, retryDelay: s.retryDelaySeconds, retryBackoff: true,
       expireInSeconds: s.leaseSeconds, heartbeatSeconds: s.heartbeatSeconds, retentionSeconds: KEEP_SECONDS, deadLetter: DEAD_QUEUE,
     })), { db: txDb(tx) });
   }
@@ -172,6 +172,14 @@ export class JobQueue {
   }
 }
 
+/**
+ * pg-boss 12 claims by `priority DESC, created_on` (ties in index order): a job retried (re-inserted)
+ * after its worker died would wait behind every job of its enqueue transaction, which share one
+ * `created_on`. The priority of a job is minus its file's id, so jobs are claimed in enqueue order and a
+ * retried job takes its place again, ahead of the files enqueued after it.
+ */
+const enqueueOrder = (fileId: number) => Math.max(-fileId, -2_147_483_648);
+
 /** pg-boss 12 migrates pg-boss's schema from its version 25 (pg-boss 11) on; pg-boss 10 wrote version 24. */
 const OLDEST_MIGRATED = 25;
 
@@ -197,7 +205,7 @@ let counter = 0;
 
 /**
  * Job ids that sort in the order they are made (UUID version 7: milliseconds, a 12-bit counter, random
- * bits). pg-boss claims the jobs of one enqueue transaction (one `created_on`) by id, so in enqueue order.
+ * bits), so that pg-boss's table lists a queue's jobs in enqueue order (claims follow `enqueueOrder`).
  */
 export function orderedJobId(): string {
   const now = Date.now();
