@@ -104,18 +104,21 @@ describe('job queue heartbeat with real processes', () => {
     const workArgs = ['work', ...queueArgs, '--drain', '--workers', '1', '--poll', '200', '--store-schema', 's_pause'];
     const victim = start(workArgs);
     await until(() => doneBy(victim).length >= 1, 90_000, 'the victim to finish a job');
-    // pause the victim while it holds a job (SIGSTOP, then the queue says what it holds)
+    // pause the victim while it holds a job whose heartbeat is fresh (SIGSTOP, then the queue says what
+    // it holds, through one open connection so that the victim is stopped as briefly as can be)
     let held: number | undefined;
-    await until(async () => {
-      victim.child.kill('SIGSTOP');
-      const r = await query(url, `SELECT id FROM "${SCHEMA}".files WHERE worker = $1 AND state = 'queued'`, [victim.id]);
-      held = r[0] ? Number(r[0].id) : undefined;
-      if (held === undefined) { victim.child.kill('SIGCONT'); await sleep(15 + Math.random() * 30); }
-      return held !== undefined;
-    }, 60_000, 'the victim to hold a job').catch(async (e) => {
-      const rows = await query(url, `SELECT state, count(*)::int AS n FROM "${SCHEMA}".files GROUP BY state`);
-      throw new Error(`${e.message}: files ${JSON.stringify(rows)}; victim ${JSON.stringify(victim.lines.slice(-3))} ${victim.stderr().slice(-500)}`);
-    });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await until(async () => {
+        victim.child.kill('SIGSTOP');
+        const r = await c.query(`SELECT f.id FROM "${SCHEMA}".files f JOIN "${SCHEMA}_jobs".job j ON j.name = 'extract' AND j.id = f.job_id
+          WHERE f.worker = $1 AND f.state = 'queued' AND j.state = 'active' AND j.heartbeat_on > now() - interval '4 seconds'`, [victim.id]);
+        held = r.rows[0] ? Number(r.rows[0].id) : undefined;
+        if (held === undefined) { victim.child.kill('SIGCONT'); await sleep(15 + Math.random() * 30); }
+        return held !== undefined;
+      }, 60_000, 'the victim to hold a job');
+    } finally { await c.end(); }
     const pausedAt = Date.now();
     const other = start(workArgs);
     // silent for more than half its window: `status` shows the job held by a worker that no longer beats
