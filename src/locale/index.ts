@@ -9,7 +9,7 @@ import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES,
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
-import { weighWorldEvidence, worldConventions, worldData } from './world/index.js';
+import { foldName, weighWorldEvidence, worldConventions, worldData } from './world/index.js';
 import type { WorldFindings } from './world/index.js';
 
 export { parseNumber, repairDigitRuns, cents, confusedVariants } from './numbers.js';
@@ -230,14 +230,18 @@ function countryFromNear(near: string | undefined): string | undefined {
   for (let i = parts.length - 1; i >= 0; i--) {
     const p = parts[i]!;
     if (COUNTRY_NAMES[p]) return COUNTRY_NAMES[p];
-    if (/^[a-z]{2}$/.test(p) && CONVENTIONS[p.toUpperCase()] && i === parts.length - 1 && parts.length > 1) return p.toUpperCase();
+    // a country's name in any language (i18n-iso-countries: "Polska", "Türkiye")
+    const named = worldData().countryNames.get(foldName(p));
+    if (named) return named;
+    if (/^[a-z]{2}$/.test(p) && countryConventions(p.toUpperCase()) && i === parts.length - 1 && parts.length > 1) return p.toUpperCase();
   }
   const up = ` ${near.toUpperCase()} `;
   const has = (list: string[]) => list.some((s) => up.includes(` ${s} `) || up.includes(` ${s},`));
   if (has(MY_STATES) || has(MY_CITIES)) return 'MY';
   if (has(ID_PROVINCES) || has(ID_CITIES)) return 'ID';
   if (has(IN_STATES)) return 'IN';
-  return undefined;
+  // a city of the world's index, as the first part ("Kraków", "Lviv, Ukraine" is named above)
+  return parts[0] ? worldData().cities.get(foldName(parts[0])) : undefined;
 }
 
 /** Adds each country's places printed (GEOGRAPHY; `spacedFolded`: the folded text unglued) to its score; per country, at most the largest list cap. */

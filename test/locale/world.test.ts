@@ -87,6 +87,14 @@ describe('the world\'s evidence in the locale', () => {
     expect(pln.features).toMatchObject({ 'phone-country': 1, 'postcode-city': 1, 'country-currency': 1 });
   });
 
+  it('reads the caller\'s place (`near`) by the world\'s names and cities too', () => {
+    const page = 'MARKET\nTOTAL 19,75';
+    expect(inferLocale(documentFromText(page)).countryCode).toBeUndefined();
+    expect(inferLocale(documentFromText(page), { near: 'Polska' }).currency).toBe('PLN');
+    expect(inferLocale(documentFromText(page), { near: 'Lviv' }).currency).toBe('UAH');
+    expect(inferLocale(documentFromText(page), { near: 'Izmir, TR' }).currency).toBe('TRY');
+  });
+
   it('loads the data once per process', () => {
     expect(worldData()).toBe(worldData());
   });
