@@ -349,7 +349,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   wholeGroupsCue(style, score, symbolScore, evidence);
 
   const nearCountry = countryFromNear(hints.near);
-  if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + 6; evidence.push(`near:${nearCountry}`); }
+  if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + NEAR_WEIGHT; evidence.push(`near:${nearCountry}`); }
   const langCountry = hints.language ? LANGUAGE_COUNTRY[hints.language.toLowerCase()] : undefined;
   if (langCountry) { score[langCountry] = (score[langCountry] ?? 0) + 1.5; evidence.push(`language:${langCountry}`); }
   // the words of a language printed in one country only ("HOA DON", "TONG TIEN", "CAM ON": Vietnam)
@@ -377,7 +377,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     countryCode = top[0];
     conv = countryConventions(countryCode) ?? { currency: printedCurrency ?? '', dayFirst: true, decimalComma: false, wholeCurrency: false };
     const margin = top[1] - (second?.[1] ?? 0);
-    countryConfidence = Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
+    countryConfidence = callerPlaceOnly(top, nearCountry, symbolScore, evidence) ? CALLER_PLACE_CONFIDENCE : Math.max(0.3, Math.min(0.97, 0.35 + 0.07 * top[1] + 0.06 * margin));
   } else {
     conv = priorConventions(printedCurrency, language, text, !!score.EU_ONLY, evidence);
   }
@@ -409,6 +409,22 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
     ...(printedCurrency ? { printedCurrency } : {}),
     currencyCues: { votes: currencyVotes, codes: codeVotes, symbols: symbolCounts, own: conv.currency, countries: ranked.slice(0, 3), symbolScore, world },
   };
+}
+
+/**
+ * The caller's place (`near`) weighs as much as a place the page prints (a city beside its postcode, a number
+ * in international format, WORLD_WEIGHTS), so that the page's own evidence wins over it, and a page that
+ * says nothing takes it (issue 50: the currency never guessed).
+ */
+export const NEAR_WEIGHT = 3;
+/** How sure a country told by the caller's place alone is (callerPlaceOnly), and so its currency: below 0.9, saying it is not the page's. */
+export const CALLER_PLACE_CONFIDENCE = 0.6;
+
+/** Is the first country the caller's place (`near`), with less than SIGNS_ONLY_BELOW from the page besides it and its signs? Noted as `country-from-caller-place`. */
+function callerPlaceOnly(top: [string, number], nearCountry: string | undefined, symbolScore: Record<string, number>, evidence: string[]): boolean {
+  if (!nearCountry || top[0] !== nearCountry || top[1] - NEAR_WEIGHT - (symbolScore[nearCountry] ?? 0) >= SIGNS_ONLY_BELOW) return false;
+  evidence.push('country-from-caller-place');
+  return true;
 }
 
 /** A "€" beside an amount (the "£" beside one is the GB cue's, counted in the symbols). */

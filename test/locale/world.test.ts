@@ -9,6 +9,7 @@ import { worldConventions, worldData } from '../../src/locale/world/data.js';
 import { countryConventions, inferLocale } from '../../src/locale/index.js';
 import { currencyCandidates } from '../../src/resolve/currency.js';
 import { documentFromText } from '../../src/document/geometry.js';
+import { extractFields } from '../../src/fields/index.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const none = new Set<string>();
@@ -93,6 +94,18 @@ describe('the world\'s evidence in the locale', () => {
     expect(inferLocale(documentFromText(page), { near: 'Polska' }).currency).toBe('PLN');
     expect(inferLocale(documentFromText(page), { near: 'Lviv' }).currency).toBe('UAH');
     expect(inferLocale(documentFromText(page), { near: 'Izmir, TR' }).currency).toBe('TRY');
+  });
+
+  it('takes the currency from the caller\'s place only where the page says nothing, and says so (below 0.9)', () => {
+    const bare = extractFields(documentFromText('MARKET\nITEM 12,50\nTOTAL 19,75'), { near: 'Polska' });
+    expect(bare.currencyCode?.value).toBe('PLN');
+    expect(bare.currencyCode!.confidence).toBeLessThan(0.9);
+    expect(bare.evidence?.locale).toContain('country-from-caller-place');
+    // the page's own address and number win over the caller's place
+    const placed = extractFields(documentFromText('MARKET\n31-019 Kraków\nTel. +48 12 345 67 89\nTOTAL 19,75'), { near: 'Berlin, Germany' });
+    expect(placed.country?.code).toBe('PL');
+    expect(placed.currencyCode?.value).toBe('PLN');
+    expect(placed.evidence?.locale).not.toContain('country-from-caller-place');
   });
 
   it('loads the data once per process', () => {
