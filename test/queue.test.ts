@@ -248,7 +248,7 @@ describe('job queue: work', () => {
           await db.query(`UPDATE "${db.schema}_jobs".job SET heartbeat_on = now() - interval '1 hour' WHERE name = 'extract'`);
           await new Promise((r) => setTimeout(r, 4000));
           return { totalAmount: { data: -1, confidenceLevel: 0.9 } };
-        }) as Extractor['extract'],
+        }) as unknown as Extractor['extract'],
       };
       const events: JobEvent[] = [];
       const first = await q.work(slow, { signal: stop.signal, pollMs: 100, beatCheckMs: 60_000, onJob: (e) => events.push(e) });
