@@ -31,6 +31,8 @@ describe('the world\'s evidence, rule by rule', () => {
     expect(phoneNationalCountries('Tel 030 1234567', ['DE'])).toEqual([]);
     // a date is no number
     expect(phoneNationalCountries('04/07/2018', ['DE', 'US'])).toEqual([]);
+    // nor a product's number starting 00
+    expect(phoneNationalCountries('NOTECARDS RED 00100998274 1.50', ['ID', 'US'])).toEqual([]);
   });
 
   it('countryNames: a country\'s name in any language ending a line, not inside one', () => {

@@ -41,9 +41,10 @@ export function phoneCountries(text: string, world: WorldData = worldData()): Wo
 
 /**
  * A national number: the trunk prefix 0 and 6 to 13 more digits, grouped as printed ("030 1234567",
- * "030/1234567", "(022) 123-45-67"); a slash or point only after the area code ("04/07/2018" is a date).
+ * "030/1234567", "(022) 123-45-67"); a slash or point only after the area code ("04/07/2018" is a date); the
+ * area code starts with 1-9 (a run starting "00" is an international prefix or a product's number: "00100998274").
  */
-const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0\d{1,4}\)?[ \t./-]?\d[\d \t-]{3,12}\d(?![\d.,:/-])/g;
+const NATIONAL_PHONE = /(?<![\d+.,:/-])\(?0[1-9]\d{0,3}\)?[ \t./-]?\d[\d \t-]{3,12}\d(?![\d.,:/-])/g;
 
 /**
  * A national number is valid in many countries' plans; among the page's likely countries (`among`), those
