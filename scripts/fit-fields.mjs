@@ -260,7 +260,7 @@ for (const field of fields) {
     for (const [k, t] of [['tune, out-of-fold', r.cv.reliability], ['check, fitted', r.cv.check.reliability.fitted], ['check, hand-set', r.cv.check.reliability.handSet]]) console.log(`reliability (${k}):`, t.filter((b) => b.n).map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
     console.log('weights:', JSON.stringify(r.model.weights), 'held at 0:', r.unused.join(', ') || '-');
     // reported, not installed: on the check halves the fitted confidence put 42 addresses at 0.94 of which
-    // 83 % were right (README, "Fitted ranking"); the address keeps its hand-set log-odds
+    // 83 % were right (docs/decisions/2026-11-28-currency-and-address-not-fitted.md); the address keeps its hand-set log-odds
     model.fitted.crossValidated[field] = r.cv;
     continue;
   }

@@ -10,7 +10,7 @@
  * (the name); the others rank by their hand-set scores by default (the fitted ranking was not better on
  * the whole corpus's final totals, nor different on its dates; the tax's chooses as its rules do on every
  * labelled tax, and rules the tune halves never saw decide, such as several tax rows summed, get no
- * weight; README, "Fitted ranking"). The terms'
+ * weight; docs/decisions/2026-11-28-fitted-ranking-*.md). The terms'
  * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, merchant/choose.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export type RankedField = (typeof RANKED_FIELDS)[number];
 /**
  * The fields ranked by their fitted model when the caller does not choose (engine option `ranking`
  * omitted): those whose fitted ranking measured no worse on either half of any set of the whole corpus
- * and better on the whole (README, "Fitted ranking"). The name: tune halves +6 names, check halves +2.
+ * and better on the whole (docs/decisions/2026-11-28-fitted-ranking-*.md). The name: tune halves +6 names, check halves +2.
  * Not the total (the fitted one lost final totals), nor the date or the tax (the fitted ones changed none).
  */
 export const FITTED_BY_DEFAULT: ReadonlySet<RankedField> = new Set(['name']);

@@ -281,7 +281,7 @@ describe('address forms the street words miss, and the words of Vietnamese shops
     expect(termsOf(candidate(['Nhà Hàng Aozora Sushi', 'TOTAL 5.000'], 'Nhà Hàng Aozora Sushi'))).toContain('shop-word');
     expect(termsOf(candidate(['SIÊU THỊ BÁCH HÓA', 'TOTAL 5.000'], 'SIÊU THỊ BÁCH HÓA'))).toContain('shop-word');
     expect(termsOf(candidate(['DINEIN', 'Japan 49', 'TOTAL 5.00'], 'DINEIN'))).toContain('not-a-name');
-    // the rules' own ranking; the fitted default weighs this drawn page's first line more (README, "Fitted ranking")
+    // the rules' own ranking; the fitted default weighs this drawn page's first line more (docs/decisions/2026-11-28-fitted-ranking-*.md)
     expect(fields(['DINEIN', 'Japan 49', '10820 Wings Crossing Drive', 'TOTAL 5.00'], { ranking: 'hand-set' }).merchantName?.value).toBe('Japan 49');
     expect(termsOf(candidate(['Mặt hàng SL Thành tiền', 'TOTAL 5.000'], 'Mặt hàng SL Thành tiền'))).toContain('not-a-name');
   });

@@ -27,7 +27,7 @@ describe('merchant name', () => {
   });
 
   it('prefers the line with a company suffix over a slogan above it', () => {
-    // the rules' own ranking; the fitted default prefers the brand on this drawn page (README, "Fitted ranking")
+    // the rules' own ranking; the fitted default prefers the brand on this drawn page (docs/decisions/2026-11-28-fitted-ranking-*.md)
     const r = fields(['Welcome to the Family', 'FamilyMart', 'Maxincome Resources Sdn Bhd (383322-D)', 'No 16A, Jalan Astaka U8/83,', '40150 Shah Alam, Selangor'].join('\n'), { ranking: 'hand-set' });
     expect(r.merchantName?.value).toBe('Maxincome Resources Sdn Bhd');
   });

@@ -37,7 +37,7 @@ describe('merchant: street lines, counter words, a logo one letter off its brand
     expect(brandInside('elooetoCh1ck-f11-A', 'US')?.brand.name).toBe('Chick-fil-A');
     expect(brandInside('elooetoCh1ck-f11-A', 'DE')).toBeUndefined();
     expect(brandInside('Charlotte Pike FSU', 'US')).toBeUndefined();
-    // the rules' own ranking; the fitted default takes the store's line on this drawn page (README, "Fitted ranking")
+    // the rules' own ranking; the fitted default takes the store's line on this drawn page (docs/decisions/2026-11-28-fitted-ranking-*.md)
     const r = fields(['elooetoCh1ck-f11-A', 'Charlotte Pike FSU', '1 Spcy Sand 4.29', 'Sales Tax 0.61', 'Nashville, TN 37209', 'TOTAL $7.60'], { ranking: 'hand-set' });
     expect(r.merchantName?.value).toBe('Chick-fil-A');
     expect(r.merchantName!.confidence).toBeLessThan(0.9);
