@@ -57,7 +57,7 @@ const dropRules = (k, v) => (k === 'evidence' && v && typeof v === 'object' && !
   ? Object.fromEntries(Object.entries(v).map(([f, l]) => [f, Array.isArray(l) ? l.filter((e) => !isRule(e)) : l]))
   : v);
 const ctx = { extractTime: true, extractLineItems: true, now: new Date('2026-11-25T12:00:00Z') };
-let docs = 0, same = 0, differ = 0;
+let docs = 0, same = 0, differ = 0, msOld = 0, msNew = 0;
 const byKey = new Map();
 const shown = [];
 const files = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).flatMap((d) => fs.readdirSync(path.join(cacheDir, d)).map((f) => path.join(cacheDir, d, f))) : [];
@@ -68,7 +68,14 @@ for (const file of files.sort()) {
   const a = documentOf(OLD, v), b = documentOf(NEW, v);
   if (!a || !b) continue;
   docs++;
-  const ra = OLD.extractFields(a, ctx), rb = NEW.extractFields(b, ctx);
+  // each build's time on every document, the order alternating (the field stage's cost, old against new)
+  const first = docs % 2 === 0;
+  let ra, rb, t0 = performance.now();
+  if (first) ra = OLD.extractFields(a, ctx); else rb = NEW.extractFields(b, ctx);
+  let t1 = performance.now();
+  if (first) rb = NEW.extractFields(b, ctx); else ra = OLD.extractFields(a, ctx);
+  const t2 = performance.now();
+  msOld += first ? t1 - t0 : t2 - t1; msNew += first ? t2 - t1 : t1 - t0;
   const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])].filter((k) => !only || only.includes(k));
   let bad = false;
   for (const k of keys) {
@@ -82,5 +89,6 @@ for (const file of files.sort()) {
   if (bad) differ++; else same++;
 }
 console.log(`${docs} documents from ${cacheDir}: ${same} identical, ${differ} differ${byKey.size ? ` (${[...byKey].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`);
+console.log(`extractFields time: old ${msOld.toFixed(0)} ms, new ${msNew.toFixed(0)} ms (ratio ${(msNew / Math.max(1e-9, msOld)).toFixed(3)}, one run, alternating)`);
 for (const s of shown) console.log(s);
 process.exitCode = differ ? 1 : 0;
