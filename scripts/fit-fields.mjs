@@ -73,14 +73,19 @@ async function collect() {
   const perSet = sets.map((ds) => fs.readdirSync(path.join(corpus, ds, 'images')).sort().slice(0, Number(opt('limit', '100000'))).map((f) => ({ ds, f })));
   const order = [];
   for (let i = 0; perSet.some((l) => i < l.length); i++) for (const l of perSet) if (i < l.length) order.push(l[i]);
-  // --first-corpus: a pool's receipts that the shared corpus also holds go first (its manifest's `corpus`)
-  if (has('first-corpus')) {
+  // --first-corpus: a pool's receipts that the shared corpus also holds go first (its manifest's `corpus`);
+  // --first-new: those it does not hold (receipts no rule was written from) go first
+  if (has('first-corpus') || has('first-new')) {
     const inCorpus = new Set(sets.flatMap((ds) => { const mf = path.join(corpus, ds, 'manifest.json'); return fs.existsSync(mf) ? JSON.parse(fs.readFileSync(mf, 'utf8')).items.filter((it) => it.corpus).map((it) => `${ds}/${path.basename(it.image)}`) : []; }));
-    order.sort((a, b) => Number(inCorpus.has(`${b.ds}/${b.f}`)) - Number(inCorpus.has(`${a.ds}/${a.f}`)));
+    const sign = has('first-new') ? -1 : 1;
+    order.sort((a, b) => sign * (Number(inCorpus.has(`${b.ds}/${b.f}`)) - Number(inCorpus.has(`${a.ds}/${a.f}`))));
   }
   // --same-files A,B: only the files those collected data hold (a replay of the files a recording reached)
   const same = opt('same-files', '') ? new Set(loadRecords(opt('same-files').split(',')).map((r) => `${r.ds}/${r.id}`)) : undefined;
-  const mine = order.filter((o) => !same || same.has(`${o.ds}/${o.f.replace(/\.[^.]+$/, '')}`)).filter((_, i) => i % shardN === shardK);
+  // --skip-files A,B: not the files those collected data hold (a recording taken up again)
+  const skip = opt('skip-files', '') ? new Set(loadRecords(opt('skip-files').split(',')).map((r) => `${r.ds}/${r.id}`)) : new Set();
+  const keyOf = (o) => `${o.ds}/${o.f.replace(/\.[^.]+$/, '')}`;
+  const mine = order.filter((o) => (!same || same.has(keyOf(o))) && !skip.has(keyOf(o))).filter((_, i) => i % shardN === shardK);
   // written as it goes (one line a file), so a long run stopped early keeps what it collected
   fs.writeFileSync(dataFile, '');
   const res = Object.fromEntries(sets.map((ds) => [ds, []]));
