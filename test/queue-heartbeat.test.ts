@@ -99,7 +99,10 @@ describe('job queue heartbeat with real processes', () => {
   it('a worker paused past the heartbeat window: status shows its job, another worker takes it; resumed, it writes nothing for it and goes on', async () => {
     const url = shared.url, SCHEMA = 'q_pause';
     const queueArgs = ['--queue', url, '--queue-schema', SCHEMA];
-    const enq = run(['enqueue', pdfDir, ...queueArgs, '--heartbeat', '10', '--retry-delay', '1']);
+    // a 30 s window: the two status commands below (each a CLI process, seconds apart on a loaded machine)
+    // both run while the job is still held by the silent worker (with 10 s the monitor had taken it back
+    // before the second one ran, at load 6-10)
+    const enq = run(['enqueue', pdfDir, ...queueArgs, '--heartbeat', '30', '--retry-delay', '1']);
     expect(enq.status, enq.stderr).toBe(0);
     const workArgs = ['work', ...queueArgs, '--drain', '--workers', '1', '--poll', '200', '--store-schema', 's_pause'];
     const victim = start(workArgs);
@@ -122,19 +125,19 @@ describe('job queue heartbeat with real processes', () => {
     const pausedAt = Date.now();
     const other = start(workArgs);
     // silent for more than half its window: `status` shows the job held by a worker that no longer beats
-    await sleep(6500);
+    await sleep(16_500);
     const status = run(['status', ...queueArgs]);
     expect(status.stdout, status.stderr).toMatch(/\(\d+ held by workers that no longer beat\)/);
     expect(status.stdout).toContain(`held by ${victim.id}, no heartbeat for `);
     const json = JSON.parse(run(['status', ...queueArgs, '--json']).stdout);
     const seenAt = Date.now();
-    expect(json.staleJobs).toContainEqual(expect.objectContaining({ id: held, worker: victim.id, heartbeatSeconds: 10 }));
+    expect(json.staleJobs).toContainEqual(expect.objectContaining({ id: held, worker: victim.id, heartbeatSeconds: 30 }));
     const lastBeat = seenAt - json.staleJobs.find((j: { id: number }) => j.id === held).silentSeconds * 1000; // within a second
-    // past the window (10 s) and the monitor's pass (every 5 s) and the back-off (1-2 s): the other worker has it
+    // past the window (30 s) and the monitor's pass (every 5 s) and the back-off (1-2 s): the other worker has it
     await until(async () => (await query(url, `SELECT worker FROM "${SCHEMA}".files WHERE id = $1`, [held]))[0].worker === other.id, 40_000, 'the other worker to take the job');
     const takenAt = ((await query(url, `SELECT started_at FROM "${SCHEMA}".files WHERE id = $1`, [held]))[0].started_at as Date).getTime();
     const takenAfter = takenAt - pausedAt;
-    expect(takenAt - lastBeat).toBeGreaterThan(9000); // not before its window (10 s) since its last beat had passed
+    expect(takenAt - lastBeat).toBeGreaterThan(29_000); // not before its window (30 s) since its last beat had passed
     victim.child.kill('SIGCONT');
     const exits = await Promise.all([victim.exited, other.exited]);
     for (const [i, p] of [victim, other].entries()) {
@@ -148,7 +151,7 @@ describe('job queue heartbeat with real processes', () => {
     const rows = await expectOneResultEach(url, SCHEMA, [victim, other]);
     expect(rows.find((r) => Number(r.id) === held)).toMatchObject({ worker: other.id, attempts: 2 });
     expect(doneBy(victim).length).toBeGreaterThan(0); // it went on after it was resumed, or before
-    console.log(`queue heartbeat: paused worker's job taken by the other after ${(takenAfter / 1000).toFixed(1)} s (window 10 s); victim done ${doneBy(victim).length}, other ${doneBy(other).length}`);
+    console.log(`queue heartbeat: paused worker's job taken by the other after ${(takenAfter / 1000).toFixed(1)} s (window 30 s); victim done ${doneBy(victim).length}, other ${doneBy(other).length}`);
   }, 150_000);
 
   it('PostgreSQL restarted under two running workers: they wait for it, go on and drain; every file one result, no stack trace', async () => {
