@@ -12,8 +12,7 @@
  * the heartbeat window, a long job on a live worker and a taken claim in process.)
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,9 +20,9 @@ import pg from 'pg';
 import { startPostgres } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
 import { writeQueueFiles } from '../bench/queue-files.mjs';
+import { CLI, runCli, startCli } from './helpers/cli-process.js';
+import type { Proc } from './helpers/cli-process.js';
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 let shared: RunningPostgres;
 let pdfDir: string;
@@ -36,24 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => { shared?.stop(); });
 
-interface Proc { child: ChildProcess; id: string; lines: Array<Record<string, any>>; exited: Promise<{ code: number | null; signal: string | null }>; stderr: () => string }
-
-/** Starts the CLI; its stdout JSON lines are collected as they come. */
-function start(args: string[]): Proc {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Array<Record<string, any>> = [];
-  let partial = '', stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop()!;
-    for (const l of parts) { try { lines.push(JSON.parse(l)); } catch { /* not a log line */ } }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, id: `${os.hostname()}:${child.pid}`, lines, exited, stderr: () => stderr };
-}
-
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+const start = startCli;
+const run = runCli;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function query(url: string, sql: string, args: unknown[] = []): Promise<any[]> {
