@@ -5,7 +5,7 @@
  * is the number a user's receipts follow; the corpus's own halves are spent (rules were written from both).
  *
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
- *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--out bench/reports/loso-latest.json]
+ *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -42,6 +42,12 @@ export function loadRecords(files) {
     byFile.set(`${r.ds}/${r.id}`, r);
   }
   return [...byFile.values()];
+}
+
+/** A label file as the collected data hold it (every scored field, null where the label lacks it). */
+function goldOf(file) {
+  const l = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return Object.fromEntries(['totalAmount', 'taxAmount', 'currency', 'merchantName', 'merchantAddress', 'date'].map((k) => [k, l[k] ?? null]));
 }
 
 /** Is the engine's final answer for this field right (the fit's rules; the final date is a timestamp)? */
@@ -194,7 +200,8 @@ export function offGroups(table, min = 30) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const files = (opt('data', '') || '').split(',').filter(Boolean);
   if (!files.length) { console.error('usage: node bench/loso.mjs --data FILE[,FILE...] [--fields total,date,name,currency,tax]'); process.exit(2); }
-  const records = loadRecords(files);
+  // --labels POOL: the labels as the pool holds them now (a label derivation fixed after the data were collected)
+  const records = loadRecords(files).map((r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r));
   const fields = opt('fields', 'total,date,name,currency,tax').split(',').filter(Boolean);
   const report = { date: new Date().toISOString(), files: records.length, sources: {}, fields: {} };
   for (const r of records) report.sources[r.ds] = (report.sources[r.ds] ?? 0) + 1;

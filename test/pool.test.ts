@@ -41,6 +41,11 @@ describe('pool labels', () => {
     expect(wholeAmount('880,400.00')).toBe(880400);
     expect(wholeAmount('74.000 VND')).toBe(74000);
     expect(wholeAmount('Tổng tiền:')).toBeUndefined();
+    // one box holding the amount twice is that amount, not 253,000,253,000; two different ones are none
+    expect(wholeAmount('253.000 253.000')).toBe(253000);
+    expect(wholeAmount('240,000 240,000')).toBe(240000);
+    expect(wholeAmount('240,000 250,000')).toBeUndefined();
+    expect(wholeAmount('1 250 000')).toBe(1250000);
   });
 
   it('derives a SROIE label: ringgit, day-first date', () => {

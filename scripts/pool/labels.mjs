@@ -78,6 +78,13 @@ export function decimalAmount(text) {
 /** A whole-currency amount (VND, IDR): '.', ',' or space group thousands; a trailing ,00 / .00 is dropped. */
 export function wholeAmount(text) {
   const s = String(text).trim().replace(/(?:VND|VNĐ|đ|Đ|Rp\.?|IDR)/gi, '').trim().replace(/[.,]00$/, '');
+  // a box holding the same amount twice ("253.000 253.000", a label and a column read as one box): that
+  // amount, not one number grouped by the space; two different amounts: none
+  const pieces = s.split(/\s+/);
+  if (pieces.length > 1 && pieces.every((p) => /^\d{1,3}(?:[.,]\d{3})+$/.test(p))) {
+    const values = new Set(pieces.map((p) => Number(p.replace(/[.,]/g, ''))));
+    return values.size === 1 ? [...values][0] : undefined;
+  }
   if (!/^\d{1,3}(?:[.,\s]\d{3})+$|^\d+$/.test(s)) return undefined;
   const n = Number(s.replace(/[.,\s]/g, ''));
   return n > 0 ? n : undefined;
