@@ -283,11 +283,12 @@ function pageFeatures(s: ScoreState, ctx: MoneyContext): void {
 // features only, the ranker weighs them.
 /** The value is the tendered amount of a printed change, or the base of a printed sum. */
 function operandOf(s: ScoreState, ctx: MoneyContext): void {
-  const own = new Set(s.vc.printed.map((c) => c.lineIndex));
-  for (const d of ctx.derived) {
-    if (d.repaired || !(d.kind === 'paid-change' || d.kind === 'subtotal-sum') || !own.has(d.lines[0]!) || ctx.eq(d.value, s.v)) continue;
-    if (d.kind === 'paid-change' && d.value < s.v) s.f['tendered-of-change'] = 1;
-    if (d.kind === 'subtotal-sum' && d.value > s.v) s.f['base-of-sum'] = 1;
+  for (const line of new Set(s.vc.printed.map((c) => c.lineIndex))) {
+    for (const d of ctx.operandsAt.get(line) ?? []) {
+      if (ctx.eq(d.value, s.v)) continue;
+      if (d.kind === 'paid-change' && d.value < s.v) s.f['tendered-of-change'] = 1;
+      if (d.kind === 'subtotal-sum' && d.value > s.v) s.f['base-of-sum'] = 1;
+    }
   }
 }
 
