@@ -20,7 +20,7 @@ import pg from 'pg';
 import { startPostgres } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
 import { writeQueueFiles } from '../bench/queue-files.mjs';
-import { CLI, runCli, startCli } from './helpers/cli-process.js';
+import { CLI, runCli, startCli, sleep, until } from './helpers/cli-process.js';
 import type { Proc } from './helpers/cli-process.js';
 
 
@@ -37,7 +37,6 @@ afterAll(() => { shared?.stop(); });
 
 const start = startCli;
 const run = runCli;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function query(url: string, sql: string, args: unknown[] = []): Promise<any[]> {
   const c = new pg.Client({ connectionString: url });
@@ -45,14 +44,6 @@ async function query(url: string, sql: string, args: unknown[] = []): Promise<an
   try { return (await c.query(sql, args)).rows; } finally { await c.end(); }
 }
 
-/** Waits until `cond` holds (checked every 100 ms), at most `ms`. */
-async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** Restarts the server on its port and data directory (`pg_ctl restart -m fast`: connections are ended), as its owner. */
 function restartPostgres(server: RunningPostgres): void {

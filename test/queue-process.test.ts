@@ -15,7 +15,7 @@ import pg from 'pg';
 import { startPostgres, freePort } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
 import { writeQueueFiles } from '../bench/queue-files.mjs';
-import { CLI, runCli, startCli } from './helpers/cli-process.js';
+import { CLI, runCli, startCli, sleep, until as untilEvery } from './helpers/cli-process.js';
 import type { Proc } from './helpers/cli-process.js';
 
 
@@ -31,7 +31,6 @@ afterAll(() => { postgres?.stop(); });
 
 const start = startCli;
 const run = runCli;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function query(sql: string, args: unknown[] = []): Promise<any[]> {
   const c = new pg.Client({ connectionString: postgres.url });
@@ -40,13 +39,7 @@ async function query(sql: string, args: unknown[] = []): Promise<any[]> {
 }
 
 /** Waits until `cond` holds (checked every 50 ms), at most `ms`. */
-async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = (cond: () => boolean | Promise<boolean>, ms: number, what: string) => untilEvery(cond, ms, what, 50);
 
 /** Stops a worker while it holds a job (SIGSTOP, then the queue says what it holds), then SIGKILLs it; returns the held file ids. */
 async function killHoldingAJob(p: Proc, schema: string): Promise<number[]> {

@@ -1,6 +1,6 @@
 /**
  * The built CLI (dist/cli/main.js) as a child process for the queue tests: `startCli` collects the JSON log
- * lines of its stdout as they come; `runCli` runs one command to its end.
+ * lines of its stdout as they come; `runCli` runs one command to its end; `until` waits for a condition.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -28,3 +28,14 @@ export function startCli(args: string[]): Proc {
 
 /** Runs one CLI command to its end (at most 60 s). */
 export const runCli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `cond` holds (checked every `everyMs`), at most `ms`; then throws naming `what`. */
+export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
