@@ -63,7 +63,7 @@ describe('the rule lists', () => {
     expect(TOTAL_TERMS.map((t) => t.name)).toEqual([
       'labelled-total', 'ocr-repaired', 'keyword', 'keyword-ocr-variant', 'final-label', 'arithmetic', 'repeated', 'largest',
       'paid-equal', 'items-are-paid', 'labelled-other-role', 'unlabelled-unsupported', 'derived-only', 'superseded-by-final', 'after-rounding', 'rounded-is-paid',
-      'before-rounding', 'small-for-total', 'below-subtotal', 'ocr-quality', 'page-features', 'operand-of',
+      'before-rounding', 'small-for-total', 'below-subtotal', 'ocr-quality', 'page-features',
     ]);
     expect(TAX_RULES.map((t) => t.name)).toEqual([
       'tax-lines-sum', 'tax-consistent', 'tax-line', 'tax-summary-rows', 'tax-summary', 'total-minus-net', 'total-minus-net-line', 'tax-at-printed-rate', 'group-incl-minus-excl',

@@ -42,7 +42,7 @@ export function moneyContext(read: MoneyFacts, opts: MoneyOptions): MoneyContext
     facts, opts, tol, eq, by, smallRounding, roundingCands, roundingAsTotal, derived,
     roundingApplied: [...afterTotals.applied, ...afterDerived.applied],
     keyOf, derivedByKey, derivedAt: (v) => derivedByKey.get(keyOf(v)) ?? [], printedLines, paidKeys, totalLabelled,
-    values: new Map(), maxOther: 0, rivalKeys: [], medianLineHeight: 0, operandsAt: new Map(), finalTotals: [],
+    values: new Map(), maxOther: 0, rivalKeys: [], medianLineHeight: 0, finalTotals: [],
   };
   printedValues(ctx);
   repairedValues(ctx);
@@ -53,11 +53,6 @@ export function moneyContext(read: MoneyFacts, opts: MoneyOptions): MoneyContext
   ctx.rivalKeys = [...new Set([...rivals].sort((a, b) => b - a).map(keyOf))];
   const heights = facts.lines.map((l) => l.line.box.y1 - l.line.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
   ctx.medianLineHeight = heights.length ? heights[heights.length >> 1]! : 0;
-  for (const d of derived) {
-    if (d.repaired || !(d.kind === 'paid-change' || d.kind === 'subtotal-sum')) continue;
-    const at = ctx.operandsAt.get(d.lines[0]!);
-    if (at) at.push(d); else ctx.operandsAt.set(d.lines[0]!, [d]);
-  }
   ctx.finalTotals = totalLabelled.filter((c) => c.label?.final && (c.amount.moneyLike || c.amount.decimals >= 1 || c.amount.alternatives.length > 0) && c.amount.value > 0);
   return ctx;
 }

@@ -278,20 +278,6 @@ function pageFeatures(s: ScoreState, ctx: MoneyContext): void {
   if (printed.some((c) => c.lineIndex >= ctx.facts.totalsStart)) s.f['in-totals-block'] = 1;
 }
 
-// The first operand, on one of its own lines, of arithmetic that gives a smaller value is an amount tendered
-// (tendered - change), and of arithmetic that gives a larger one a subtotal (subtotal + tax, + service ...):
-// features only, the ranker weighs them.
-/** The value is the tendered amount of a printed change, or the base of a printed sum. */
-function operandOf(s: ScoreState, ctx: MoneyContext): void {
-  for (const line of new Set(s.vc.printed.map((c) => c.lineIndex))) {
-    for (const d of ctx.operandsAt.get(line) ?? []) {
-      if (ctx.eq(d.value, s.v)) continue;
-      if (d.kind === 'paid-change' && d.value < s.v) s.f['tendered-of-change'] = 1;
-      if (d.kind === 'subtotal-sum' && d.value > s.v) s.f['base-of-sum'] = 1;
-    }
-  }
-}
-
 /** The total's scoring terms, in the order they run. */
 export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'labelled-total', apply: labelledTotal },
@@ -315,7 +301,6 @@ export const TOTAL_TERMS: readonly TotalTerm[] = [
   { name: 'below-subtotal', apply: belowSubtotal },
   { name: 'ocr-quality', apply: ocrQuality },
   { name: 'page-features', apply: pageFeatures },
-  { name: 'operand-of', apply: operandOf },
 ];
 
 /** Runs the terms on one value: sets its score, terms, source and keyword, and what each term added to the score. */

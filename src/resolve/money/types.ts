@@ -84,8 +84,6 @@ export interface MoneyContext {
   rivalKeys: string[];
   /** The median height of the page's lines, pixels (0 when there are none). */
   medianLineHeight: number;
-  /** Unrepaired tendered - change and subtotal + ... derivations, by the line of their first operand. */
-  operandsAt: Map<number, Derivation[]>;
   /** Totals labelled as final (after rounding or discount), readable. */
   finalTotals: MoneyCandidate[];
 }
