@@ -7,7 +7,6 @@
  * than a count of spaces could.
  */
 import type { Box, Line, Page, Word } from './types.js';
-import type { TextPage } from '../input/types.js';
 import { coverage, lineFromWords } from './geometry.js';
 
 export type PageWithLines = Omit<Page, 'lineIndices'> & { lines: Array<Omit<Line, 'index' | 'page'>> };
@@ -59,8 +58,14 @@ export function linesFromWords(words: readonly Word[]): Array<Omit<Line, 'index'
   return groups.map((g) => lineFromWords(joinFragments(dropOverprints(g.words))));
 }
 
+/**
+ * What a PDF text-layer page gives a Document page: its index, size and words (input/types.ts TextPage
+ * is one; the document layer needs no more of it).
+ */
+export type TextLayerPage = Pick<Page, 'index' | 'width' | 'height'> & { words: readonly Word[] };
+
 /** A PDF text-layer page as a Document page (no OCR: confidence 1, upright, size as laid out). */
-export function pageFromText(tp: TextPage): PageWithLines {
+export function pageFromText(tp: TextLayerPage): PageWithLines {
   return {
     index: tp.index,
     source: 'pdf-text',
