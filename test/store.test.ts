@@ -22,7 +22,7 @@ import { PgStore, redactUrl } from '../src/store/pg.js';
 import { openStore } from '../src/store/open.js';
 import { MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION } from '../src/store/migrations.js';
 import { findSimilarReceipts } from '../src/store/similar.js';
-import { hammingDistance } from '../src/store/phash.js';
+import { hammingDistance } from '../src/similarity/phash.js';
 import { subjectFromExtraction } from '../src/validate/subject.js';
 import { extraction } from './helpers/extraction.js';
 import { startPostgres } from './helpers/postgres.mjs';

@@ -6,7 +6,7 @@ import type { ContentSignature } from './content.js';
 import { TEXT_SKETCH } from './content.js';
 import type { ImageSignature, ImageView } from './image.js';
 import { PROFILE_BINS, THUMB_H, THUMB_W } from './image.js';
-import { hammingDistance } from '../store/phash.js';
+import { hammingDistance } from './phash.js';
 import { editDistance } from '../validate/names.js';
 
 export interface PairFeatures {

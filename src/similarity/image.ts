@@ -30,7 +30,7 @@ import { rotateGray } from '../ocr/preprocess.js';
 import { pagePixels, rawOf } from '../ocr/page-pixels.js';
 import type { PaperFrame } from '../document/types.js';
 import type { GrayImage, Rotation } from '../ocr/preprocess.js';
-import { dctHash } from '../store/phash.js';
+import { dctHash } from './phash.js';
 
 export const ANALYSIS_LONG_SIDE = 800;
 export const MAX_SKEW = 8;
