@@ -10,7 +10,7 @@ import { validCnpj } from '../src/codes/fiscal/common.js';
 import { applyFiscalFacts, sameTaxId } from '../src/resolve/fiscal.js';
 import { extractFields } from '../src/fields/index.js';
 import { documentFromText } from '../src/document/geometry.js';
-import type { FiscalFact } from '../src/codes/types.js';
+import type { FiscalFact } from '../src/contract/codes.js';
 import { fiscalSamples, nfeKey, zatcaTlv } from './generators/code-fixtures.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -19,7 +19,7 @@ import type { ReaderOptions, ReadResult } from 'zxing-wasm/reader';
 import type { LoadedInput, PageImage, RasterPage } from '../input/types.js';
 import type { Polygon } from '../document/types.js';
 import { pagePixels, rawOf } from '../ocr/page-pixels.js';
-import type { PageCode } from './types.js';
+import type { PageCode } from '../contract/codes.js';
 
 const require = createRequire(import.meta.url);
 

@@ -5,9 +5,9 @@
 import type { LoadedInput } from '../input/types.js';
 import { readCodes } from './decode.js';
 import { parseFiscal } from './fiscal/index.js';
-import type { FiscalFact, ReadCode } from './types.js';
+import type { FiscalFact, ReadCode } from '../contract/codes.js';
 
-export type { FiscalFact, FiscalFields, FiscalParse, PageCode, ReadCode } from './types.js';
+export type { FiscalFact, FiscalFields, FiscalParse, PageCode, ReadCode } from '../contract/codes.js';
 export { CODE_FORMATS, prepareDecoder } from './decode.js';
 export { FISCAL_FORMATS, parseFiscal } from './fiscal/index.js';
 

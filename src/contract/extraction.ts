@@ -14,7 +14,7 @@ export interface LanguageFinding { code: string; confidence: number; evidence: s
 import type { LoadedInput } from '../input/types.js';
 import type { Document } from '../document/types.js';
 import type { FieldResults } from '../fields/types.js';
-import type { ReadCode } from '../codes/types.js';
+import type { ReadCode } from './codes.js';
 
 export interface Extraction {
   input: LoadedInput;

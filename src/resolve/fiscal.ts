@@ -10,7 +10,7 @@
  * field the text left empty (a code's document id or legal name may be written otherwise on the page).
  */
 import type { FieldResults, FoundNumber, Located } from '../fields/types.js';
-import type { FiscalFact, PageCode } from '../codes/types.js';
+import type { FiscalFact, PageCode } from '../contract/codes.js';
 
 export const FISCAL_CONFIDENCE = 0.99;
 /** Confidence of a field a code only fills (invoice number, legal name). */

@@ -12,7 +12,7 @@ import type {
 } from '../contract/results.js';
 import type { Polygon } from '../document/types.js';
 import type { EnrichmentOutput } from '../enrich/index.js';
-import type { ReadCode } from '../codes/types.js';
+import type { ReadCode } from '../contract/codes.js';
 import type { CodeEntity } from '../contract/results.js';
 import type { DocumentTypeFinding, LanguageFinding } from '../contract/extraction.js';
 

@@ -13,7 +13,8 @@
  * - CF-e-SAT QR code: SEFAZ-SP, "Especificação Técnica de Requisitos do SAT" (ER SAT) 2.x, item 4.2.3:
  *   `<chave>|<AAAAMMDDHHMMSS>|<vCFe>|<CPF/CNPJ of the buyer or empty>|<signature>`.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate, isoTime, mod11, queryOf, validCnpj } from './common.js';
 
 /** IBGE codes of the states (cUF). */

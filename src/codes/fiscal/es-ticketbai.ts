@@ -8,7 +8,8 @@
  * `TBAI-<issuer NIF, 9>-<DDMMAA>-<13 characters of the signature>-<CRC-8, 3 digits>`, `s` the series,
  * `nf` the invoice number, `i` the total, `cr` a CRC-8 of the URL.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate, queryOf, required } from './common.js';
 
 function parse(text: string): FiscalFields {

@@ -8,7 +8,8 @@
  * number>&fecha=<DD-MM-AAAA>&importe=<total>` (`ValidarQRNoVerifactu` for systems that do not send
  * each record; the `prewww2` host for tests).
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate, queryOf, required } from './common.js';
 
 function parse(text: string): FiscalFields {

@@ -8,7 +8,8 @@
  * issued before the JIR came back) `&datv=<yyyyMMdd_HHmm>&izn=<amount>`; `izn` is the receipt's total
  * written without a decimal separator, in cents (lipa; eurocents from 2023), e.g. `izn=1250` for 12.50.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate, isoTime, queryOf, required } from './common.js';
 
 function parse(text: string): FiscalFields {

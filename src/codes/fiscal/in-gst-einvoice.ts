@@ -8,7 +8,8 @@
  * MainHsnCode, Irn, IrnDt. The signature is the portal's; it is not checked here (the portal's public
  * key is not shipped), so the payload is read as printed.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { isoDate } from './common.js';
 
 const GSTIN_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

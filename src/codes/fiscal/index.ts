@@ -3,7 +3,8 @@
  * in this order; the first that recognises its shape owns it: its fields, or (when they cannot be
  * read) the reason, which is listed and changes nothing.
  */
-import type { FiscalFormat, FiscalParse, PageCode } from '../types.js';
+import type { FiscalParse, PageCode } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { saZatca } from './sa-zatca.js';
 import { inGstEinvoice } from './in-gst-einvoice.js';
 import { ruFns } from './ru-fns.js';

@@ -9,7 +9,8 @@
  * VAT of mainland, Azores and Madeira, L not subject to VAT, M stamp duty, N total taxes, O total with
  * taxes, P withholding, Q hash characters, R certificate number, S other.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate } from './common.js';
 
 /** Portuguese NIF: 9 digits, mod-11 check digit. */

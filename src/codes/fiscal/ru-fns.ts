@@ -8,7 +8,8 @@
  * The code names no seller (the fiscal drive number is not the INN) and no VAT; `i` numbers the fiscal
  * document (ФД), not the receipt, so it is not taken as the receipt number.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, isoDate, isoTime, queryOf, required } from './common.js';
 
 function parse(text: string): FiscalFields {

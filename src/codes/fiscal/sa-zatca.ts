@@ -10,7 +10,8 @@
  * The time stamp is taken as written (the receipt's local date), a `Z` suffix notwithstanding: many
  * point-of-sale systems write the local time with one.
  */
-import type { FiscalFields, FiscalFormat } from '../types.js';
+import type { FiscalFields } from '../../contract/codes.js';
+import type { FiscalFormat } from '../types.js';
 import { amountOf, writtenDateTime } from './common.js';
 
 /** The TLV records of the payload (tag -> bytes). */
