@@ -4,8 +4,7 @@
  */
 import type { Polygon } from '../document/types.js';
 import type { GeoLocation } from '../geoip/index.js';
-import type { KnownMerchant } from '../enrich/schema.js';
-import type { NormalisedMerchant } from '../enrich/merchants.js';
+import type { NormalisedMerchant } from './merchants.js';
 
 export type { GeoLocation } from '../geoip/index.js';
 
@@ -99,7 +98,7 @@ export interface CategoryEntity {
   regions?: Polygon[];
 }
 
-/** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to (shape in src/enrich/merchants.ts). */
+/** `entities.normalisedMerchant`: the known merchant (enrichment list) the receipt resolved to (shape in contract/merchants.ts, matched by src/enrich/merchants.ts). */
 export type NormalisedMerchantEntity = NormalisedMerchant;
 
 /** One tampering signal that fired (the signals are listed in src/fraud/index.ts and docs/fraud.md). */

@@ -24,14 +24,15 @@ import type { Store } from '../store/types.js';
 import { DEFAULT_CATEGORIES, compileRules, merchantCategories, productCategory } from './categories.js';
 import type { CategoryVote, CompiledRule } from './categories.js';
 import { MerchantIndex } from './merchants.js';
-import type { MerchantQuery, NormalisedMerchant } from './merchants.js';
+import type { MerchantQuery } from './merchants.js';
 import { ProductCodeIndex } from './products.js';
 import { LISTS, rowsFrom, rowsToCsv } from './schema.js';
-import type { CategoryRule, KnownMerchant, ListKind, ListSpec, ProductCodeEntry } from './schema.js';
+import type { CategoryRule, ListKind, ListSpec, ProductCodeEntry } from './schema.js';
+import type { KnownMerchant, NormalisedMerchant } from '../contract/merchants.js';
 import { EnrichmentStore, LIST_KINDS } from './store.js';
 
-export type { CategoryRule, KnownMerchant, ListKind, ProductCodeEntry } from './schema.js';
-export type { NormalisedMerchant, MatchEvidence } from './merchants.js';
+export type { CategoryRule, ListKind, ProductCodeEntry } from './schema.js';
+export type { KnownMerchant, NormalisedMerchant, MatchEvidence } from '../contract/merchants.js';
 export { DEFAULT_CATEGORIES } from './categories.js';
 
 /** What an import takes: CSV text or bytes (UTF-8, header row first), or an array of rows. */

@@ -28,7 +28,7 @@
  * tell them apart: 0.5 each).
  */
 import { LEGAL_FORMS, editDistance, matchName, normalizeName, ocrSkeleton } from '../validate/names.js';
-import type { KnownMerchant } from './schema.js';
+import type { KnownMerchant, MatchEvidence, NormalisedMerchant } from '../contract/merchants.js';
 import { countryCode } from './schema.js';
 
 /** What was read from the receipt, and the caller's hints. */
@@ -47,26 +47,6 @@ export interface MerchantQuery {
   near?: string | undefined;
   /** Where the end user's IP address is (GeoIP), a weak hint. */
   ipLocation?: { city?: string; country?: string; latitude?: number; longitude?: number } | undefined;
-}
-
-export type MatchEvidence = 'name' | 'postcode' | 'address' | 'city' | 'country' | 'near' | 'ipAddress';
-
-/** `entities.normalisedMerchant`. */
-export interface NormalisedMerchant {
-  /** The listed merchant, as the list has it. */
-  data: KnownMerchant;
-  /** In [0, 0.99]. */
-  confidenceLevel: number;
-  /** The name (or a header line) matched the listed name. */
-  nameMatched: boolean;
-  /** The read location (postcode, address or city) agrees with the listed one. */
-  locationMatched: boolean;
-  /** Which evidence agreed, strongest first: name, postcode, address, city, country, near, ipAddress. */
-  matchedOn: MatchEvidence[];
-  /** Name similarity in [0, 1] (0 when matched by location alone). */
-  nameScore: number;
-  /** The read name or header line that matched the listed name ('' when matched by location alone). */
-  matchedText: string;
 }
 
 interface Prepared {

@@ -8,23 +8,7 @@
 import { z } from 'zod';
 import { ReceiptKitError } from '../errors.js';
 import { decodeCsv, formatCsv, parseCsv } from './csv.js';
-
-/** A known merchant: a shop, a branch, a restaurant. */
-export interface KnownMerchant {
-  /** The account's own id for it (unique in the list when given). */
-  id?: string;
-  name: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  postcode?: string;
-  /** ISO 3166-1 alpha-2 (an English country name is accepted and stored as its code). */
-  country?: string;
-  latitude?: number;
-  longitude?: number;
-  /** Merchant-level category (wins over keyword categories when the merchant is matched). */
-  category?: string;
-}
+import type { KnownMerchant } from '../contract/merchants.js';
 
 /** An expected product code (SKU, article number, barcode). */
 export interface ProductCodeEntry {
