@@ -15,8 +15,8 @@ import { fold, segmentsOf } from './text.js';
 import { parseDates } from '../locale/dates.js';
 import type { Segment } from './text.js';
 import type { Located } from './types.js';
-import { confidenceFrom } from '../resolve/confidence.js';
-import type { EvidenceTerm } from '../resolve/confidence.js';
+import { confidenceFrom } from './confidence.js';
+import type { EvidenceTerm } from './confidence.js';
 
 export interface AddressFields {
   /** Evidence of the address choice (not a field of the result). */

@@ -6,7 +6,7 @@ import type { Box, Document, Line } from '../document/types.js';
 import { parseDates } from '../locale/dates.js';
 import { boxesForSpan, fold } from './text.js';
 import type { Located } from './types.js';
-import { roundConfidence } from '../resolve/confidence.js';
+import { roundConfidence } from './confidence.js';
 
 const NUMBER_WORD = String.raw`(?:\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#|ID|REF))?`;
 

@@ -23,7 +23,7 @@ import { boxesForSpan } from './text.js';
 import { resolveMoney, resolveTaxAt } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
-import { roundConfidence } from '../resolve/confidence.js';
+import { roundConfidence } from './confidence.js';
 import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
 import { rankingModel } from '../resolve/field-model.js';

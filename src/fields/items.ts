@@ -27,7 +27,7 @@ import type { MoneyFacts } from './amounts.js';
 import type { MoneyResolution } from '../resolve/money.js';
 import { boxesForSpan } from './text.js';
 import type { ItemPart, ItemsCheck, LineItem, TaxLine } from './types.js';
-import { roundConfidence } from '../resolve/confidence.js';
+import { roundConfidence } from './confidence.js';
 
 interface Tok { text: string; start: number; end: number }
 

@@ -22,7 +22,7 @@
 import type { Document } from '../document/types.js';
 import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from '../fields/types.js';
 import { closestLine } from './second-look.js';
-import { roundConfidence } from '../resolve/confidence.js';
+import { roundConfidence } from '../fields/confidence.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE, ORDER_UNSETTLED } from '../resolve/dates.js';
 import { same } from '../resolve/arithmetic.js';
 import { editDistance } from '../locale/keywords.js';

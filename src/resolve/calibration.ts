@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FieldResults, Located } from '../fields/types.js';
-import { roundConfidence } from './confidence.js';
+import { roundConfidence } from '../fields/confidence.js';
 
 /** The fields whose confidence is mapped: those the bench scores (bench/score.mjs FIELDS). */
 export const CALIBRATED_FIELDS = ['totalAmount', 'taxAmount', 'date', 'merchantName', 'merchantAddress', 'invoiceNumber', 'currencyCode'] as const;

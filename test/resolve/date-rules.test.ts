@@ -9,7 +9,7 @@ import type { Locale } from '../../src/locale/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import { extractFields } from '../../src/fields/index.js';
 import { capUnsettledOrder } from '../../src/read/combine.js';
-import { confidenceFrom } from '../../src/resolve/confidence.js';
+import { confidenceFrom } from '../../src/fields/confidence.js';
 import {
   AMBIGUOUS_ORDER_MAX_CONFIDENCE, DATE_CAP_RULES, DATE_EVIDENCE_RULES, DUE_EVIDENCE_RULES, ORDER_UNSETTLED, RULE_PREFIX,
   SCORE_DECIDED, SCORE_RULES, dateFeatures, decidingRule, resolveDates, scoreCandidate,

@@ -7,7 +7,7 @@
  * with the brand is strong, a domain less (a domain may advertise a product), a near match of a logo weak.
  */
 import type { Line } from '../../document/types.js';
-import type { EvidenceTerm } from '../../resolve/confidence.js';
+import type { EvidenceTerm } from '../confidence.js';
 import { brandAtStart, brandInCountry, brandInside, brandOfDomain, nearBrand } from '../brands.js';
 import type { Brand } from '../brands.js';
 import { fold } from '../text.js';

@@ -5,8 +5,8 @@
  * with `rule:<name>` of the candidate rule that proposed it.
  */
 import type { Box } from '../../document/types.js';
-import { confidenceFrom } from '../../resolve/confidence.js';
-import type { EvidenceTerm } from '../../resolve/confidence.js';
+import { confidenceFrom } from '../confidence.js';
+import type { EvidenceTerm } from '../confidence.js';
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import type { MerchantContext } from './context.js';

@@ -3,7 +3,7 @@
  * reading, a scoring rule adds to a draft's score and evidence; every rule has a unique name and a
  * one-line doc. The name that wins carries `rule:<name>` of the candidate rule that proposed it.
  */
-import type { EvidenceTerm } from '../../resolve/confidence.js';
+import type { EvidenceTerm } from '../confidence.js';
 import type { Brand } from '../brands.js';
 import type { AddressFields } from '../address.js';
 import type { Segment } from '../text.js';

@@ -5,7 +5,7 @@
  */
 import type { MoneyCandidate } from '../../fields/amounts.js';
 import { cents } from '../../locale/numbers.js';
-import { roundConfidence } from '../confidence.js';
+import { roundConfidence } from '../../fields/confidence.js';
 import type { ChosenAmount, MoneyContext } from './types.js';
 
 /** What the field rules read: the money context, the chosen total and the lines sized to it. */

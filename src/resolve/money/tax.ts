@@ -9,7 +9,7 @@ import { printedRate } from '../../fields/amounts.js';
 import type { MoneyCandidate, MoneyFacts } from '../../fields/amounts.js';
 import { TAX_NAME } from '../../locale/keywords.js';
 import { cents } from '../../locale/numbers.js';
-import { roundConfidence } from '../confidence.js';
+import { roundConfidence } from '../../fields/confidence.js';
 import type { RankModel } from '../field-model.js';
 import { modelScore } from '../field-model.js';
 import { CONSISTENT, firstHit, pickConsistent } from './pick.js';

@@ -5,10 +5,10 @@
  */
 import type { MoneyCandidate } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
-import { confidenceFrom } from '../confidence.js';
+import { confidenceFrom } from '../../fields/confidence.js';
 import { modelScore } from '../field-model.js';
 import type { RankModel } from '../field-model.js';
-import type { EvidenceTerm } from '../confidence.js';
+import type { EvidenceTerm } from '../../fields/confidence.js';
 import { tapCandidates } from '../model.js';
 import type { ChosenAmount, MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
 

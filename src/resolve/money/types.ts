@@ -4,7 +4,7 @@
  */
 import type { MoneyCandidate, MoneyFacts } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
-import type { EvidenceTerm } from '../confidence.js';
+import type { EvidenceTerm } from '../../fields/confidence.js';
 
 export interface ChosenAmount {
   value: number;
