@@ -45,6 +45,28 @@ export interface MoneyFacts {
   totalsStart: number;
 }
 
+/** What resolve/money.ts chooses of the candidates: one amount per money field (findLineItems reads it too). */
+export interface ChosenAmount {
+  value: number;
+  confidence: number;
+  /** The printed amount it was read from (absent when only derived). */
+  source?: MoneyCandidate;
+  keyword: string;
+  /** Evidence terms; the last one, `rule:<name>`, names the rule that decided the value. */
+  evidence: string[];
+}
+
+export interface MoneyResolution {
+  total?: ChosenAmount;
+  subtotal?: ChosenAmount;
+  tax?: ChosenAmount;
+  paid?: ChosenAmount;
+  change?: ChosenAmount;
+  discount?: ChosenAmount;
+  tip?: ChosenAmount;
+  rounding?: ChosenAmount;
+}
+
 const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA|[G6][S5$][T7])\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
 
 /** Roles that a money amount can have when it is not itself the total. */

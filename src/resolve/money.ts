@@ -9,18 +9,17 @@
  * (total.ts), and for each other field its rules, the first that gives a value deciding (fields.ts,
  * TAX_RULES in tax.ts). Each chosen amount's evidence ends with `rule:<name>`, the rule that decided it.
  */
-import type { MoneyFacts } from '../fields/amounts.js';
+import type { ChosenAmount, MoneyFacts, MoneyResolution } from '../fields/amounts.js';
 import type { Amount } from '../fields/numbers.js';
 import { moneyContext } from './money/candidates.js';
 import { FIELD_RULES } from './money/fields.js';
 import { firstHit, pickContext } from './money/pick.js';
 import { chooseTax, taxCandidates } from './money/tax.js';
 import { chooseTotal } from './money/total.js';
-import type { ChosenAmount, MoneyResolution } from './money/types.js';
 import type { RankModel } from './field-model.js';
 import { tapCandidates } from './model.js';
 
-export type { ChosenAmount, MoneyResolution } from './money/types.js';
+export type { ChosenAmount, MoneyResolution } from '../fields/amounts.js';
 
 /**
  * Chooses the money fields: builds the candidates, scores the total, then runs each field's rules. `model`

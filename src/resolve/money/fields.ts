@@ -5,7 +5,7 @@
 import { pickConsistent } from './pick.js';
 import type { AmountRule, PickContext } from './pick.js';
 import { TAX_RULES } from './tax.js';
-import type { ChosenAmount, MoneyResolution } from './types.js';
+import type { ChosenAmount, MoneyResolution } from '../../fields/amounts.js';
 
 /** The subtotal line that closes subtotal + tax = total (or is the total, with a tax included), else the last printed. */
 function subtotalLine(pc: PickContext): ChosenAmount | undefined {

@@ -6,7 +6,8 @@
 import type { MoneyCandidate } from '../../fields/amounts.js';
 import { cents } from '../../locale/numbers.js';
 import { roundConfidence } from '../../fields/confidence.js';
-import type { ChosenAmount, MoneyContext } from './types.js';
+import type { ChosenAmount } from '../../fields/amounts.js';
+import type { MoneyContext } from './types.js';
 
 /** What the field rules read: the money context, the chosen total and the lines sized to it. */
 export interface PickContext {

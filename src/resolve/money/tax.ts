@@ -14,7 +14,7 @@ import type { RankModel } from '../field-model.js';
 import { modelScore } from '../field-model.js';
 import { CONSISTENT, firstHit, pickConsistent } from './pick.js';
 import type { AmountRule, PickContext } from './pick.js';
-import type { ChosenAmount } from './types.js';
+import type { ChosenAmount } from '../../fields/amounts.js';
 
 /** The tax a gross amount holds at a rate in percent: gross x rate / (100 + rate). */
 export const shareAt = (gross: number, rate: number): number => gross * rate / (100 + rate);

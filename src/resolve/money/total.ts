@@ -10,7 +10,8 @@ import { modelScore } from '../field-model.js';
 import type { RankModel } from '../field-model.js';
 import type { EvidenceTerm } from '../../fields/confidence.js';
 import { tapCandidates } from '../model.js';
-import type { ChosenAmount, MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
+import type { ChosenAmount } from '../../fields/amounts.js';
+import type { MoneyContext, RoundingApplied, ValueCandidate } from './types.js';
 
 /** One value being scored: what the terms found so far and what they read. */
 export interface ScoreState {

@@ -1,31 +1,11 @@
 /**
- * The shapes the money rules share: what they choose (ChosenAmount, MoneyResolution), the candidate
- * values of the total, and the context every rule reads (facts, tolerance, derivations, values).
+ * The shapes the money rules share: the candidate values of the total and the context every rule reads
+ * (facts, tolerance, derivations, values). What they choose (ChosenAmount, MoneyResolution) is in
+ * fields/amounts.ts, beside the candidates, where the line-item finder reads it too.
  */
 import type { MoneyCandidate, MoneyFacts } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
 import type { EvidenceTerm } from '../../fields/confidence.js';
-
-export interface ChosenAmount {
-  value: number;
-  confidence: number;
-  /** The printed amount it was read from (absent when only derived). */
-  source?: MoneyCandidate;
-  keyword: string;
-  /** Evidence terms; the last one, `rule:<name>`, names the rule that decided the value. */
-  evidence: string[];
-}
-
-export interface MoneyResolution {
-  total?: ChosenAmount;
-  subtotal?: ChosenAmount;
-  tax?: ChosenAmount;
-  paid?: ChosenAmount;
-  change?: ChosenAmount;
-  discount?: ChosenAmount;
-  tip?: ChosenAmount;
-  rounding?: ChosenAmount;
-}
 
 export interface MoneyOptions { wholeCurrency: boolean; lineCount: number }
 
