@@ -11,7 +11,7 @@ import path from 'node:path';
 const BUILD = process.env.RK_BUILD ?? '/tmp/rk-build';
 const DUMP = process.env.RK_DUMP ?? '/tmp/ocrdump';
 const CORPUS = process.env.RK_CORPUS ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/corpus');
-const { extractFields } = await import(`${BUILD}/fields/index.js`);
+const { extractFields } = await import(`${BUILD}/extract/index.js`);
 const { buildDocument, lineFromWords } = await import(`${BUILD}/document/geometry.js`);
 
 const args = process.argv.slice(2);

@@ -27,7 +27,9 @@ const show = Number(opt('show', '5'));
 
 async function load(dir) {
   const imp = (p) => import(pathToFileURL(path.join(path.resolve(dir), p)).href);
-  const [{ extractFields }, { buildDocument }, { linesFromWords }] = await Promise.all([imp('fields/index.js'), imp('document/geometry.js'), imp('document/layout.js')]);
+  // extractFields is in extract/index.js; a build from before that folder (issue 52) has it in fields/index.js
+  const extract = fs.existsSync(path.join(path.resolve(dir), 'extract/index.js')) ? 'extract/index.js' : 'fields/index.js';
+  const [{ extractFields }, { buildDocument }, { linesFromWords }] = await Promise.all([imp(extract), imp('document/geometry.js'), imp('document/layout.js')]);
   return { extractFields, buildDocument, linesFromWords };
 }
 const OLD = await load(oldDir);

@@ -18,7 +18,7 @@ const rounds = Number(opt('rounds', 5));
 const limit = Number(opt('limit', 20));
 
 const { createEngine } = await import(pathToFileURL(path.join(repoRoot, 'dist/index.js')).href);
-const { extractFields } = await import(pathToFileURL(path.join(repoRoot, 'dist/fields/index.js')).href);
+const { extractFields } = await import(pathToFileURL(path.join(repoRoot, 'dist/extract/index.js')).href);
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 const pick = (ds, filter) => {

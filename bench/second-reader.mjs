@@ -29,7 +29,7 @@ const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { PaddleReader } = await load('ocr/paddle.js');
 const { linesFromWords } = await load('document/layout.js');
 const { buildDocument } = await load('document/geometry.js');
-const { extractFields } = await load('fields/index.js');
+const { extractFields } = await load('extract/index.js');
 const { buildVerbose } = await load('response/build.js');
 
 const every = Number(flags.every ?? 1);

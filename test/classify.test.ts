@@ -4,7 +4,7 @@
  * runs generated images through the engine.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { extractFields } from '../src/fields/index.js';
+import { extractFields } from '../src/extract/index.js';
 import { documentTypeOf, classifyDocument } from '../src/classify/index.js';
 import type { ClassifyInput } from '../src/classify/index.js';
 import { detectLanguage, languageWords, loadLanguageDetector } from '../src/language/detect.js';

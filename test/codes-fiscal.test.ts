@@ -8,7 +8,7 @@ import { validNif } from '../src/codes/fiscal/pt-atcud.js';
 import { accessKey } from '../src/codes/fiscal/br-nfe.js';
 import { validCnpj } from '../src/codes/fiscal/common.js';
 import { applyFiscalFacts, sameTaxId } from '../src/resolve/fiscal.js';
-import { extractFields } from '../src/fields/index.js';
+import { extractFields } from '../src/extract/index.js';
 import { documentFromText } from '../src/document/geometry.js';
 import type { FiscalFact } from '../src/contract/codes.js';
 import { fiscalSamples, nfeKey, zatcaTlv } from './generators/code-fixtures.ts';

@@ -16,7 +16,7 @@ import { MerchantIndex, nameScore, parseNear } from '../src/enrich/merchants.js'
 import { ProductCodeIndex } from '../src/enrich/products.js';
 import { ReceiptStore } from '../src/store/store.js';
 import { SCHEMA_VERSION } from '../src/store/migrations.js';
-import { extractFields } from '../src/fields/index.js';
+import { extractFields } from '../src/extract/index.js';
 import { documentFromText } from '../src/document/geometry.js';
 import { createEngine } from '../src/engine.js';
 import type { Engine } from '../src/engine.js';

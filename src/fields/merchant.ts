@@ -1,28 +1,20 @@
 /**
- * The merchant: its name from the header (company suffixes, larger text, position, the name repeated
- * in the footer or in the website/e-mail domain; skipping document titles, slogans, addresses, phone
- * and registration lines, and the customer's block after "Bill to" / "To:"), then the address block
- * under it (address.ts), and the merchant's phone, tax id and website.
- *
- * The name is found by ordered lists of small named rules (merchant/), as chrono-node lists its parsers
- * and refiners: candidate rules propose names (CANDIDATE_RULES), never-name rules drop readings that
- * never name the merchant (NEVER_NAME_RULES), scoring rules weigh the rest (SCORING_RULES). The chosen
- * name's evidence ends with `rule:<name>` of the candidate rule that proposed it.
+ * The merchant's name candidates: the name is found by ordered lists of small named rules (merchant/), as
+ * chrono-node lists its parsers and refiners: candidate rules propose names (CANDIDATE_RULES), never-name
+ * rules drop readings that never name the merchant (NEVER_NAME_RULES), scoring rules weigh the rest
+ * (SCORING_RULES). A name is looked for in the header (company suffixes, larger text, position, the name
+ * repeated in the footer or in the website/e-mail domain; skipping document titles, slogans, addresses,
+ * phone and registration lines, and the customer's block after "Bill to" / "To:"). resolve/name.ts chooses
+ * among the candidates, and the chosen name's evidence ends with `rule:<name>` of the candidate rule that
+ * proposed it; extract/merchant.ts findMerchant puts the name, the address block under it (address.ts)
+ * and the merchant's phone, tax id and website together.
  */
-import type { Document } from '../document/types.js';
-import type { Locale } from '../locale/index.js';
-import { findAddress } from './address.js';
 import type { Segment } from './text.js';
 import { CANDIDATE_RULES, candidateOf, draftOf, isSegmentRule, readSegment } from './merchant/candidates.js';
-import { chooseName } from './merchant/choose.js';
-import { contactFields, merchantTypes } from './merchant/contact.js';
-import { merchantContext } from './merchant/context.js';
 import type { MerchantContext } from './merchant/context.js';
 import { NEVER_NAME_RULES } from './merchant/never.js';
 import { SCORING_RULES } from './merchant/scoring.js';
-import type { MerchantFields, NameCandidate, SegmentRule } from './merchant/types.js';
-import type { RankModel } from '../resolve/field-model.js';
-import { tapCandidates } from '../resolve/model.js';
+import type { NameCandidate, SegmentRule } from './merchant/types.js';
 
 export type { MerchantFields, NameCandidate } from './merchant/types.js';
 export { cleanName, countersOnly, emailDomains, weakSuffix, DOMAIN_DIFFERS_MAX_CONFIDENCE } from './merchant/patterns.js';
@@ -32,26 +24,6 @@ export { SIGHTING_RULES } from './merchant/brand-rules.js';
 export { NEVER_NAME_RULES } from './merchant/never.js';
 export { SCORING_RULES } from './merchant/scoring.js';
 export { merchantContext } from './merchant/context.js';
-
-/** Finds the merchant fields; with `model` (the fitted name model, the default: resolve/field-model.ts rankingModel) the name's candidates are ranked by its weights. */
-export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMerchantName?: string; model?: RankModel }): MerchantFields {
-  const out: MerchantFields = {};
-  const ctx = merchantContext(doc, locale, opts);
-  if (!ctx) return out;
-  const cands = nameCandidates(ctx);
-  tapCandidates('name', () => cands.map((c) => ({ value: c.value, features: c.features, score: c.score })));
-  const chosen = chooseName(ctx, cands, opts.model);
-  if (chosen) {
-    out.merchantName = chosen.name;
-    out.evidence = { merchantName: chosen.evidence };
-  }
-  const nameLine = chosen && !chosen.best.fromBrand ? chosen.best.seg.line : undefined;
-  Object.assign(out, findAddress(doc, locale, { nameLine, nameBox: nameLine ? chosen?.best.seg.box : undefined, customer: ctx.customer, gap: ctx.gap }));
-  Object.assign(out, contactFields(doc));
-  const types = merchantTypes(doc.text);
-  if (types.length && out.merchantName) out.merchantTypes = { ...out.merchantName, value: types, confidence: 0.5, keyword: '-' };
-  return out;
-}
 
 /** The name candidates: the segment rules on every segment in reading order, then the page rules in order. */
 export function nameCandidates(ctx: MerchantContext): NameCandidate[] {

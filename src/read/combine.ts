@@ -146,7 +146,7 @@ export function inOneOrder(first: FieldResults, second: FieldResults): [Located<
 export interface CombineOptions {
   /** Only these of COMBINED_FIELDS are weighed (no name, no items); default: all of them, the name and the items. */
   fields?: readonly Key[];
-  /** A reading's tax weighed against another total (fields/index.ts taxAtTotal); without it each reading's tax stays as read. */
+  /** A reading's tax weighed against another total (extract/index.ts taxAtTotal); without it each reading's tax stays as read. */
   taxAt?: TaxAt;
   /** The caller's `near` and `language` options, for the currency counted on both readings. */
   hints?: LocaleHints;

@@ -20,7 +20,7 @@ import type { RasterPage } from '../input/types.js';
 import type { Box, Document, Line, Word } from '../document/types.js';
 import { buildDocument, lineFromWords } from '../document/geometry.js';
 import { linesFromWords } from '../document/layout.js';
-import { extractFields, taxAtTotal } from '../fields/index.js';
+import { extractFields, taxAtTotal } from '../extract/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { capUnsettledOrder, combineReadings } from './combine.js';
 import { REREAD_HEIGHTS, secondLookDate, secondLookItems, withLine } from './second-look.js';

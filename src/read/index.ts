@@ -12,7 +12,7 @@ import type { LoadedInput, RasterPage, TextPage } from '../input/types.js';
 import type { Document, Line, Page, Word, Box } from '../document/types.js';
 import { buildDocument, overlapShare } from '../document/geometry.js';
 import { linesFromWords, pageFromText } from '../document/layout.js';
-import { extractFields, taxAtTotal } from '../fields/index.js';
+import { extractFields, taxAtTotal } from '../extract/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { ReceiptKitError, isReceiptKitError } from '../errors.js';
 import { DEFAULT_SCALING, rotateGray, scaleGray } from '../ocr/preprocess.js';

@@ -27,7 +27,7 @@
  */
 import type { Box, Document, Line, Word } from '../document/types.js';
 import { lineFromWords } from '../document/geometry.js';
-import { extractFields } from '../fields/index.js';
+import { extractFields } from '../extract/index.js';
 import type { FieldContext, FieldResults } from '../fields/types.js';
 import { roundConfidence } from '../fields/confidence.js';
 import { same } from '../resolve/arithmetic.js';

@@ -74,7 +74,7 @@ export const RIVAL_COUNTRY_SCORE = 1.5;
  * country whose money it is not (`other-country:XX`: a US address on a page of "£"; its signs and its way
  * of grouping amounts do not count here: "Rs" read in noise, thousands grouped on a page in dong), or nothing but the
  * symbol itself (`symbol-only`: a "£" that may be another sign misread). Such a currency is given
- * below 0.9 (fields/index.ts).
+ * below 0.9 (extract/index.ts).
  */
 export function currencyContested(locale: Locale, currency: string): string | undefined {
   const cues = locale.currencyCues;

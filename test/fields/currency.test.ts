@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { buildVerbose } from '../../src/response/build.js';
 import { item } from '../helpers/extraction.js';
 import type { FieldResults } from '../../src/fields/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { guessDates, parseDates, readNumericDate } from '../../src/locale/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
 
@@ -163,7 +163,7 @@ describe('month-name dates with OCR slips', () => {
   it('reads a day, month name and year printed without spaces ("16AUG2015"), not as digits', async () => {
     const { repairDigitRuns } = await import('../../src/locale/numbers.js');
     expect(repairDigitRuns('C9062 #0272 22:42:33 16AUG2015').text).toContain('16AUG2015');
-    const { extractFields } = await import('../../src/fields/index.js');
+    const { extractFields } = await import('../../src/extract/index.js');
     const { documentFromText } = await import('../../src/document/geometry.js');
     const r = extractFields(documentFromText(['GROCER LTD', 'BANANA £0.20', 'BALANCE DUE £0.20', 'C9062 #0272 22:42:33 16AUG2015'].join('\n')), { extractTime: false, now: new Date('2024-06-01T00:00:00Z') });
     expect(r.date?.value.slice(0, 10)).toBe('2015-08-16');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { inferLocale } from '../../src/locale/index.js';
 import { canonicalWord } from '../../src/locale/keywords.js';
 import { keywordHits, tokenize } from '../../src/fields/lines.js';

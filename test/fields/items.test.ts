@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { buildDocument, documentFromText, lineFromWords } from '../../src/document/geometry.js';
 import type { Document, Word } from '../../src/document/types.js';
 

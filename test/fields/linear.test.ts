@@ -11,7 +11,8 @@ import { inferLocale } from '../../src/locale/index.js';
 import { canonicalWord, canonCacheSize, CANON_CACHE_MAX } from '../../src/locale/keywords.js';
 import { findMoney } from '../../src/fields/amounts.js';
 import { findDateCandidates } from '../../src/fields/dates.js';
-import { findMerchant, cleanName, merchantTypes, weakSuffix, emailDomains } from '../../src/fields/merchant.js';
+import { cleanName, merchantTypes, weakSuffix, emailDomains } from '../../src/fields/merchant.js';
+import { findMerchant } from '../../src/extract/merchant.js';
 import { findIds } from '../../src/fields/ids.js';
 import { findPayment } from '../../src/fields/payment.js';
 import { findLineItems, findTaxLines, withoutGluedCode } from '../../src/fields/items.js';
@@ -19,7 +20,7 @@ import { classifyNumbers } from '../../src/fields/numbers.js';
 import { analyseLines } from '../../src/fields/lines.js';
 import { looksLikeAddress } from '../../src/fields/address.js';
 import { resolveMoney } from '../../src/resolve/money.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 
 const MB = 1024 * 1024;
 const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);

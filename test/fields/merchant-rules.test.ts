@@ -5,10 +5,11 @@
  * `rule:<name>` of the candidate rule that proposed it.
  */
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import {
-  CANDIDATE_RULES, NEVER_NAME_RULES, SCORING_RULES, SIGHTING_RULES, findMerchant, merchantContext, nameCandidates,
+  CANDIDATE_RULES, NEVER_NAME_RULES, SCORING_RULES, SIGHTING_RULES, merchantContext, nameCandidates,
 } from '../../src/fields/merchant.js';
+import { findMerchant } from '../../src/extract/merchant.js';
 import type { NameCandidate } from '../../src/fields/merchant.js';
 import { brandSightings } from '../../src/fields/merchant/brand-rules.js';
 import { unglueCamel } from '../../src/fields/merchant/patterns.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { cleanName } from '../../src/fields/merchant.js';
 import { documentFromText, buildDocument, lineFromWords } from '../../src/document/geometry.js';
 import type { FieldContext } from '../../src/fields/types.js';

@@ -5,7 +5,7 @@
  * hand-made document that gave another answer before the rule.
  */
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { chooseCurrency, inferLocale } from '../../src/locale/index.js';
 import { foldText } from '../../src/locale/keywords.js';
 import { documentFromText } from '../../src/document/geometry.js';

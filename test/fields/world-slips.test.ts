@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { countersOnly, DOMAIN_DIFFERS_MAX_CONFIDENCE } from '../../src/fields/merchant.js';
 import { brandInside } from '../../src/fields/brands.js';
 import { inferLocale } from '../../src/locale/index.js';

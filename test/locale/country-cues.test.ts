@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferLocale, unglued } from '../../src/locale/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 
 const locale = (text: string) => inferLocale(documentFromText(text));
 const currency = (text: string) => locale(text).currency;

@@ -8,7 +8,7 @@ import { getExampleNumber } from 'libphonenumber-js/min';
 import examples from 'libphonenumber-js/mobile/examples';
 import type { CountryCode } from 'libphonenumber-js/min';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 
 /** Country, its currency, and an address line with a postcode and city as the country writes them. */
 const COUNTRIES: Array<[CountryCode, string, string]> = [

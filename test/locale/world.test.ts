@@ -9,7 +9,7 @@ import { worldConventions, worldData } from '../../src/locale/world/data.js';
 import { countryConventions, inferLocale } from '../../src/locale/index.js';
 import { currencyCandidates } from '../../src/resolve/currency.js';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const none = new Set<string>();

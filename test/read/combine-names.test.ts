@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { combineReadings, NAME_SURE, NAME_WEAK, READERS_DISAGREE_CAP, sameName } from '../../src/read/combine.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Document } from '../../src/document/types.js';

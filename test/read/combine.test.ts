@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields, taxAtTotal } from '../../src/fields/index.js';
+import { extractFields, taxAtTotal } from '../../src/extract/index.js';
 import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP, taxWeighedAgain } from '../../src/read/combine.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../../src/resolve/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { confirmByPasses, needsAlternate, preferAlternate, needsConfirmation, secondLookDate, secondLookItems, secondLookTotal, withLine, REREAD_HEIGHTS, SECOND_LOOK_BELOW } from '../../src/read/second-look.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import type { Line } from '../../src/document/types.js';

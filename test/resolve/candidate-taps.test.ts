@@ -4,7 +4,7 @@
  * nothing is listed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
 import { candidateTaps, tapCandidates } from '../../src/resolve/model.js';
 import type { TappedCandidate } from '../../src/resolve/model.js';

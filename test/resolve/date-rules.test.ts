@@ -7,7 +7,7 @@ import { plausibleWindow } from '../../src/locale/dates.js';
 import { inferLocale } from '../../src/locale/index.js';
 import type { Locale } from '../../src/locale/index.js';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { capUnsettledOrder } from '../../src/read/combine.js';
 import { confidenceFrom } from '../../src/fields/confidence.js';
 import {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { documentFromText } from '../../src/document/geometry.js';
-import { extractFields } from '../../src/fields/index.js';
+import { extractFields } from '../../src/extract/index.js';
 import { findMoney } from '../../src/fields/amounts.js';
 import { inferLocale } from '../../src/locale/index.js';
 import { FITTED_BY_DEFAULT, checkFieldModels, fieldModel, modelScore, rankingModel } from '../../src/resolve/field-model.js';
@@ -16,7 +16,7 @@ import { chooseTotal } from '../../src/resolve/money/total.js';
 import { pickContext } from '../../src/resolve/money/pick.js';
 import { TAX_RULES, chooseTax, taxCandidates } from '../../src/resolve/money/tax.js';
 import { nameCandidates } from '../../src/fields/merchant.js';
-import { chooseName } from '../../src/fields/merchant/choose.js';
+import { chooseName } from '../../src/resolve/name.js';
 import { merchantContext } from '../../src/fields/merchant/context.js';
 
 const SALE = ['SUBTOTAL 12.60', 'TAX 0.76', 'TOTAL 13.36', 'CASH 20.00', 'CHANGE 6.64'];

@@ -1,6 +1,8 @@
 /**
- * Field extraction: finders propose candidates with evidence from the Document, resolvers choose one
- * value per field with a confidence. Pure and synchronous; sees only the Document and the context.
+ * Field extraction: finders (fields/) propose candidates with evidence from the Document, resolvers
+ * (resolve/) choose one value per field with a confidence. Pure and synchronous; sees only the Document
+ * and the context. The stage above both: resolve/ reads the finders' shapes, fields/ never imports
+ * resolve/ (test/layers.test.ts).
  *
  *   locale   <- inferLocale(doc, near, language)
  *   money    <- findMoney (labelled amounts, summary rows, items)  -> resolveMoney (arithmetic)
@@ -12,25 +14,25 @@ import type { Document } from '../document/types.js';
 import { inferLocale, knownFromSignsOnly } from '../locale/index.js';
 import type { Locale } from '../locale/index.js';
 import { isoDate } from '../locale/dates.js';
-import { findMoney } from './amounts.js';
-import { findDateCandidates } from './dates.js';
+import { findMoney } from '../fields/amounts.js';
+import { findDateCandidates } from '../fields/dates.js';
 import { findMerchant } from './merchant.js';
-import { findIds } from './ids.js';
-import { findPayment } from './payment.js';
-import { findLineItems, findTaxLines } from './items.js';
-import { classifyNumbers, toFound } from './numbers.js';
-import { boxesForSpan } from './text.js';
+import { findIds } from '../fields/ids.js';
+import { findPayment } from '../fields/payment.js';
+import { findLineItems, findTaxLines } from '../fields/items.js';
+import { classifyNumbers, toFound } from '../fields/numbers.js';
+import { boxesForSpan } from '../fields/text.js';
 import { resolveMoney, resolveTaxAt } from '../resolve/money.js';
 import type { ChosenAmount } from '../resolve/money.js';
 import { resolveDates } from '../resolve/dates.js';
-import { roundConfidence } from './confidence.js';
+import { roundConfidence } from '../fields/confidence.js';
 import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
 import { rankingModel } from '../resolve/field-model.js';
 import type { ChosenDate } from '../resolve/dates.js';
-import type { FieldContext, FieldResults, Located } from './types.js';
+import type { FieldContext, FieldResults, Located } from '../fields/types.js';
 
-export type { FieldContext, FieldResults, Located, FoundNumber } from './types.js';
+export type { FieldContext, FieldResults, Located, FoundNumber } from '../fields/types.js';
 
 /**
  * One currency per document unless it prints two: `main` is the locale's currency (else the code

@@ -1,19 +1,19 @@
 /**
- * The merchant's name among the candidates: the best score (above -3), joined with the next or the
- * previous line where the name is split over two, its confidence from the evidence terms (a close rival,
- * the page's domains naming someone else, a name only a picture holds), and its evidence list, which ends
- * with `rule:<name>` of the candidate rule that proposed it.
+ * The merchant's name among the candidates the rule lists of fields/merchant/ propose and score: the best
+ * score (above -3), joined with the next or the previous line where the name is split over two, its
+ * confidence from the evidence terms (a close rival, the page's domains naming someone else, a name only a
+ * picture holds), and its evidence list, which ends with `rule:<name>` of the candidate rule that proposed it.
  */
-import type { Box } from '../../document/types.js';
-import { confidenceFrom } from '../confidence.js';
-import type { EvidenceTerm } from '../confidence.js';
-import { fold } from '../text.js';
-import type { Located } from '../types.js';
-import type { MerchantContext } from './context.js';
-import { ADDRESS_HINT, DOMAIN_DIFFERS_MAX_CONFIDENCE, NOT_NAME, PICTURE_NAME_MAX_CONFIDENCE, cleanName, hasSuffix, letters, loc, squash } from './patterns.js';
-import type { NameCandidate } from './types.js';
-import { modelScore } from '../../resolve/field-model.js';
-import type { RankModel } from '../../resolve/field-model.js';
+import type { Box } from '../document/types.js';
+import { confidenceFrom } from '../fields/confidence.js';
+import type { EvidenceTerm } from '../fields/confidence.js';
+import { fold } from '../fields/text.js';
+import type { Located } from '../fields/types.js';
+import type { MerchantContext } from '../fields/merchant/context.js';
+import { ADDRESS_HINT, DOMAIN_DIFFERS_MAX_CONFIDENCE, NOT_NAME, PICTURE_NAME_MAX_CONFIDENCE, cleanName, hasSuffix, letters, loc, squash } from '../fields/merchant/patterns.js';
+import type { NameCandidate } from '../fields/merchant/types.js';
+import { modelScore } from './field-model.js';
+import type { RankModel } from './field-model.js';
 
 export interface ChosenName { best: NameCandidate; name: Located<string>; evidence: string[] }
 
