@@ -6,6 +6,7 @@
  *
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
+ *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -197,6 +198,66 @@ export function offGroups(table, min = 30) {
   return table.filter((b) => b.n >= min && Math.abs(b.right - b.meanConfidence) > 0.05);
 }
 
+/**
+ * --engine: the engine itself leave-one-source-out. For each source, the field models are fitted on every
+ * other source (scripts/fit-fields.mjs --train all --prior hand-set, the penalty cross-validated) into a copy
+ * of the build (`dist` copied, `models` linked but for fields.json), and that source's files are extracted
+ * by it (`ranking: 'fitted'`, the readings replayed from RK_OCR_CACHE, --shards processes). Returns the
+ * held-out records: the engine's final answers as a user would get them from a model that never saw the
+ * source, beside the recorded records' (the build's default).
+ */
+async function engineLoso(records, dataFiles) {
+  const { spawn } = await import('node:child_process');
+  const work = path.resolve(opt('work', path.join(repo, '.bench-tmp', 'loso-engine')));
+  const pool = path.resolve(opt('corpus', path.join(repo, '..', 'pool')));
+  const shards = Number(opt('shards', '2'));
+  const dist = process.env.RK_DIST ? path.dirname(path.resolve(process.env.RK_DIST)) : path.join(repo, 'dist');
+  const run = (args, env = {}) => new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    p.stdout.on('data', () => {});
+    p.stderr.on('data', (d) => { err = (err + d).slice(-2000); });
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${args.slice(0, 2).join(' ')} exited ${code}: ${err}`))));
+  });
+  const held = [];
+  for (const S of [...new Set(records.map((r) => r.ds))].sort()) {
+    const b = path.join(work, S);
+    const t0 = Date.now();
+    fs.rmSync(b, { recursive: true, force: true });
+    fs.mkdirSync(path.join(b, 'models'), { recursive: true });
+    fs.cpSync(dist, path.join(b, 'dist'), { recursive: true });
+    for (const e of fs.readdirSync(path.join(repo, 'models'))) if (e !== 'fields.json') fs.symlinkSync(path.join(repo, 'models', e), path.join(b, 'models', e));
+    fs.symlinkSync(path.join(repo, 'node_modules'), path.join(b, 'node_modules'));
+    fs.copyFileSync(path.join(repo, 'package.json'), path.join(b, 'package.json'));
+    const lines = (f) => `${records.filter(f).map((r) => JSON.stringify(r)).join('\n')}\n`;
+    fs.writeFileSync(path.join(b, 'train.jsonl'), lines((r) => r.ds !== S));
+    fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
+    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', 'auto'), '--out', path.join(b, 'models', 'fields.json')]);
+    const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
+    await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ranking: 'fitted' }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
+    const mine = loadRecords(outs);
+    held.push(...mine);
+    console.log(`${S}: fitted without it, ${mine.length} files extracted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  return held;
+}
+
+/** Per source and field, the share right of the final answers of two sets of records of the same files. */
+function engineTable(before, after, fields) {
+  const byKey = new Map(before.map((r) => [`${r.ds}/${r.id}`, r]));
+  const table = {};
+  for (const field of fields) {
+    table[field] = {};
+    for (const S of [...new Set(after.map((r) => r.ds))].sort()) {
+      const rs = after.filter((r) => r.ds === S && hasGold[field](r.gold) && byKey.has(`${r.ds}/${r.id}`));
+      if (!rs.length) continue;
+      const a = rs.reduce((n, r) => n + finalRight(field, byKey.get(`${r.ds}/${r.id}`)), 0), b = rs.reduce((n, r) => n + finalRight(field, r), 0);
+      table[field][S] = { files: rs.length, default: +(a / rs.length).toFixed(4), fittedHeldOut: +(b / rs.length).toFixed(4) };
+    }
+  }
+  return table;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const files = (opt('data', '') || '').split(',').filter(Boolean);
   if (!files.length) { console.error('usage: node bench/loso.mjs --data FILE[,FILE...] [--fields total,date,name,currency,tax]'); process.exit(2); }
@@ -204,6 +265,16 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const records = loadRecords(files).map((r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r));
   const fields = opt('fields', 'total,date,name,currency,tax').split(',').filter(Boolean);
   const report = { date: new Date().toISOString(), files: records.length, sources: {}, fields: {} };
+  if (argv.includes('--engine')) {
+    // the engine's own answers held out; --calibration below then reads these (the held-out confidences)
+    const held = (opt('held', '') ? loadRecords(opt('held').split(',')) : await engineLoso(records, files)).map((r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r));
+    report.engine = engineTable(records, held, fields);
+    for (const [field, t] of Object.entries(report.engine)) {
+      console.log(`\n== engine ${field}, final answers right: the build's default / fitted without the source`);
+      for (const [S, v] of Object.entries(t)) console.log(`| ${S} | ${v.files} | ${(100 * v.default).toFixed(1)} | ${(100 * v.fittedHeldOut).toFixed(1)} |`);
+    }
+    records.splice(0, records.length, ...held);
+  }
   for (const r of records) report.sources[r.ds] = (report.sources[r.ds] ?? 0) + 1;
   console.log(`leave-one-source-out on ${records.length} files: ${Object.entries(report.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
   for (const field of fields) {
