@@ -11,7 +11,7 @@
  * the whole corpus's final totals, nor different on its dates; the tax's chooses as its rules do on every
  * labelled tax, and rules the tune halves never saw decide, such as several tax rows summed, get no
  * weight; docs/decisions/2026-11-28-fitted-ranking-*.md). The terms'
- * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, merchant/choose.ts).
+ * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, resolve/name.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
