@@ -184,6 +184,21 @@ export function losoCalibration(records, field, installed) {
   return { perSource, reliability: { heldOut: reliability(held), installed: reliability(today) }, map: fitMap(given) };
 }
 
+/**
+ * A map's knots with each x once (the library wants x increasing): blocks whose mean confidences round to the
+ * same x (the resolvers' 0.99 cap) pooled into one knot, its y their share right weighted by their sizes.
+ */
+export function knotsOnce(map) {
+  const x = [], y = [], n = [];
+  map.x.forEach((xi, i) => {
+    const w = map.blocks?.[i]?.n ?? 1;
+    if (x.length && x[x.length - 1] === xi) { const k = x.length - 1; y[k] = +((y[k] * n[k] + map.y[i] * w) / (n[k] + w)).toFixed(4); n[k] += w; }
+    else { x.push(xi); y.push(map.y[i]); n.push(w); }
+  });
+  // pooling keeps y non-decreasing: a pooled knot lies between the blocks it pooled, all above the knot before
+  return { x, y };
+}
+
 let calibrateFn;
 /** The library's own mapping (dist/resolve/calibration.js calibrate), so that the bench applies a map as the engine does. */
 async function loadCalibrate() {
@@ -298,7 +313,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       const m = installedModel.fields[BENCH_FIELD[field]];
       const res = losoCalibration(records, field, (c) => mod.calibrate(c, m));
       report.calibration[field] = res;
-      if (res.map) maps[BENCH_FIELD[field]] = { x: res.map.x, y: res.map.y, ...(res.map.hiFrom !== undefined ? { hiFrom: res.map.hiFrom } : {}) };
+      if (res.map) maps[BENCH_FIELD[field]] = { ...knotsOnce(res.map), ...(res.map.hiFrom !== undefined ? { hiFrom: res.map.hiFrom } : {}) };
       console.log(`\n== confidence of the final ${field}: precision / share at >= 0.9, map fitted without the source vs the installed map`);
       console.log('| source | files | right | held-out map | installed map |');
       console.log('|---|---|---|---|---|');

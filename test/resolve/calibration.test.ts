@@ -57,13 +57,17 @@ describe('checkModel', () => {
     // a map that would raise values under 0.9 past it is refused
     expect(() => checkModel({ version: 1, fields: { date: { x: [0.4, 0.9], y: [0.5, 0.95], hiFrom: 0.5 } } }, 'm')).toThrow(/hiFrom/);
   });
-  it('the shipped model is valid, covers the total, date, name and currency, and was fitted on tune halves', () => {
+  it('the shipped model is valid, covers the total, date, name and currency, and was fitted on tune halves (the total on the training pool)', () => {
     const m = defaultCalibration();
     for (const f of ['totalAmount', 'date', 'merchantName', 'currencyCode'] as const) expect(m.fields[f]?.x.length).toBeGreaterThan(0);
     expect(Object.keys(m.fields).every((k) => (CALIBRATED_FIELDS as readonly string[]).includes(k))).toBe(true);
     const raw = JSON.parse(readFileSync(path.resolve(__dirname, '../../models/calibration.json'), 'utf8'));
     expect(raw.fitted.half).toBe('tune');
     expect(raw.fitted.script).toBe('scripts/fit-calibration.mjs');
+    // the total's map was refitted on the training pool's answers, whose precision held out is in the record
+    expect(raw.fitted.pool.fields).toEqual(['totalAmount']);
+    expect(raw.fitted.pool.files).toBeGreaterThan(1000);
+    expect(m.fields.totalAmount).toEqual({ x: raw.fields.totalAmount.x, y: raw.fields.totalAmount.y, hiFrom: raw.fields.totalAmount.hiFrom });
   });
 });
 
