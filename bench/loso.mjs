@@ -184,21 +184,6 @@ export function losoCalibration(records, field, installed) {
   return { perSource, reliability: { heldOut: reliability(held), installed: reliability(today) }, map: fitMap(given) };
 }
 
-/**
- * A map's knots with each x once (the library wants x increasing): blocks whose mean confidences round to the
- * same x (the resolvers' 0.99 cap) pooled into one knot, its y their share right weighted by their sizes.
- */
-export function knotsOnce(map) {
-  const x = [], y = [], n = [];
-  map.x.forEach((xi, i) => {
-    const w = map.blocks?.[i]?.n ?? 1;
-    if (x.length && x[x.length - 1] === xi) { const k = x.length - 1; y[k] = +((y[k] * n[k] + map.y[i] * w) / (n[k] + w)).toFixed(4); n[k] += w; }
-    else { x.push(xi); y.push(map.y[i]); n.push(w); }
-  });
-  // pooling keeps y non-decreasing: a pooled knot lies between the blocks it pooled, all above the knot before
-  return { x, y };
-}
-
 let calibrateFn;
 /** The library's own mapping (dist/resolve/calibration.js calibrate), so that the bench applies a map as the engine does. */
 async function loadCalibrate() {
@@ -215,13 +200,13 @@ export function offGroups(table, min = 30) {
 
 /**
  * --engine: the engine itself leave-one-source-out. For each source, the field models are fitted on every
- * other source (scripts/fit-fields.mjs --train all --prior hand-set, the penalty cross-validated) into a copy
+ * other source (scripts/fit-fields.mjs --train all --prior hand-set, penalty --lambda, default 1) into a copy
  * of the build (`dist` copied, `models` linked but for fields.json), and that source's files are extracted
  * by it (`ranking: 'fitted'`, the readings replayed from RK_OCR_CACHE, --shards processes). Returns the
  * held-out records: the engine's final answers as a user would get them from a model that never saw the
  * source, beside the recorded records' (the build's default).
  */
-async function engineLoso(records, dataFiles) {
+async function engineLoso(records) {
   const { spawn } = await import('node:child_process');
   const work = path.resolve(opt('work', path.join(repo, '.bench-tmp', 'loso-engine')));
   const pool = path.resolve(opt('corpus', path.join(repo, '..', 'pool')));
@@ -277,12 +262,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const files = (opt('data', '') || '').split(',').filter(Boolean);
   if (!files.length) { console.error('usage: node bench/loso.mjs --data FILE[,FILE...] [--fields total,date,name,currency,tax]'); process.exit(2); }
   // --labels POOL: the labels as the pool holds them now (a label derivation fixed after the data were collected)
-  const records = loadRecords(files).map((r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r));
+  const relabel = (r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r);
+  const records = loadRecords(files).map(relabel);
   const fields = opt('fields', 'total,date,name,currency,tax').split(',').filter(Boolean);
   const report = { date: new Date().toISOString(), files: records.length, sources: {}, fields: {} };
   if (argv.includes('--engine')) {
     // the engine's own answers held out; --calibration below then reads these (the held-out confidences)
-    const held = (opt('held', '') ? loadRecords(opt('held').split(',')) : await engineLoso(records, files)).map((r) => (opt('labels', '') ? { ...r, gold: goldOf(path.join(opt('labels'), r.ds, 'labels', `${r.id}.json`)) } : r));
+    const held = (opt('held', '') ? loadRecords(opt('held').split(',')) : await engineLoso(records)).map(relabel);
     report.engine = engineTable(records, held, fields);
     for (const [field, t] of Object.entries(report.engine)) {
       console.log(`\n== engine ${field}, final answers right: the build's default / fitted without the source`);
@@ -313,7 +299,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       const m = installedModel.fields[BENCH_FIELD[field]];
       const res = losoCalibration(records, field, (c) => mod.calibrate(c, m));
       report.calibration[field] = res;
-      if (res.map) maps[BENCH_FIELD[field]] = { ...knotsOnce(res.map), ...(res.map.hiFrom !== undefined ? { hiFrom: res.map.hiFrom } : {}) };
+      if (res.map) maps[BENCH_FIELD[field]] = { x: res.map.x, y: res.map.y, ...(res.map.hiFrom !== undefined ? { hiFrom: res.map.hiFrom } : {}) };
       console.log(`\n== confidence of the final ${field}: precision / share at >= 0.9, map fitted without the source vs the installed map`);
       console.log('| source | files | right | held-out map | installed map |');
       console.log('|---|---|---|---|---|');

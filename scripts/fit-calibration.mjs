@@ -79,6 +79,10 @@ export function fitMap(pairs, { min = 20, minValues = 100 } = {}) {
     blocks.splice(a, 2, merge(blocks[a], blocks[b]));
     blocks = pav(blocks);
   }
+  // blocks whose means round to one knot (the resolvers' 0.99 cap) are one block: the map's x must increase
+  // (merging two neighbours of a rising sequence keeps it rising)
+  const knot = (b) => Math.round((b.sum / b.n) * 1e4) / 1e4;
+  for (let i = 1; i < blocks.length;) if (knot(blocks[i]) === knot(blocks[i - 1])) blocks.splice(i - 1, 2, merge(blocks[i - 1], blocks[i])); else i++;
   const x = [], y = [];
   let floor = 0, hiFrom;
   for (const b of blocks) {
@@ -87,10 +91,10 @@ export function fitMap(pairs, { min = 20, minValues = 100 } = {}) {
     floor = Math.max(floor, v);
     // never raised past 0.9: a value under it stays under it (the readers-disagree cap, private sets that read worse)
     if (floor >= HI && hiFrom === undefined) hiFrom = Math.max(b.lo, HI);
-    x.push(Math.round((b.sum / b.n) * 1e4) / 1e4);
+    x.push(knot(b));
     y.push(Math.round(floor * 1e4) / 1e4);
   }
-  return { x, y, ...(hiFrom !== undefined ? { hiFrom } : {}), blocks: blocks.map((b) => ({ n: b.n, right: b.right, meanConfidence: Math.round((b.sum / b.n) * 1e4) / 1e4 })) };
+  return { x, y, ...(hiFrom !== undefined ? { hiFrom } : {}), blocks: blocks.map((b) => ({ n: b.n, right: b.right, meanConfidence: knot(b) })) };
 }
 
 async function main() {

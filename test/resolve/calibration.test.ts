@@ -88,6 +88,13 @@ describe('fitMap', () => {
     expect(m.blocks.every((b: { n: number }) => b.n >= 20)).toBe(true);
     expect(m.blocks.reduce((s: number, b: { n: number }) => s + b.n, 0)).toBe(65);
   });
+  it('pools blocks whose mean confidences round to one knot, so that the map it writes is a valid model', () => {
+    // the share right rises (10/20, 19/20, 20/20) but the upper two means both round to 0.99
+    const m = fitMap(pairs([[0.5, 20, 10], [0.98996, 20, 19], [0.99, 20, 20]]), { min: 20, minValues: 20 });
+    expect(m.x).toEqual([0.5, 0.99]);
+    expect(m.blocks.map((b: { n: number }) => b.n)).toEqual([20, 40]);
+    expect(() => checkModel({ version: 1, fields: { totalAmount: { x: m.x, y: m.y, hiFrom: m.hiFrom } } }, 'm')).not.toThrow();
+  });
   it('keeps two blocks when the smaller has half the minimum size, rather than one map for every value', () => {
     const m = fitMap(pairs([[0.4, 18, 12], [0.95, 224, 218]]), { min: 20, minValues: 20 });
     expect(m.blocks.map((b: { n: number }) => b.n)).toEqual([18, 224]);
