@@ -27,12 +27,15 @@ import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
 import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmoid, signOf, topOf, weighByFile, z } from '../scripts/fit-core.mjs';
 import { fitMap } from '../scripts/fit-calibration.mjs';
+import { fitBoosted, treesScore } from '../scripts/fit-boost.mjs';
 import { goldFor, scoreField } from './score.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
 const GRID = [0.3, 3, 30];
+// --model boosted: the trees' settings (--rounds, --depth, --eta)
+const BOOST = { rounds: Number(opt('rounds', '150')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')) };
 
 /** The collected lines of every --data file (later lines of the same file replace earlier ones). */
 export function loadRecords(files) {
@@ -109,6 +112,10 @@ function losoField(field, records) {
     if (!labelled.length) continue;
     const lam = train.length ? chooseLambda(train, names, signs) : GRID[0];
     const beta = train.length ? fit(train, names, signs, lam) : new Float64Array(names.length + 1);
+    // --model boosted: trees fitted on top of the linear model (--base linear, default) or of nothing (--base none)
+    const linear = (c) => (opt('base', 'linear') === 'none' ? 0 : z(beta, names, c.f));
+    const boost = opt('model', 'linear') === 'boosted' && train.length ? fitBoosted(train, names, { ...BOOST, base: linear }) : undefined;
+    const score = boost ? (c) => linear(c) + treesScore(boost.trees, c.f) : (c) => z(beta, names, c.f);
     const byFile = new Map();
     for (const g of test) { if (!byFile.has(g.file)) byFile.set(g.file, []); byFile.get(g.file).push(g); }
     let fitted = 0, hand = 0, reach = 0, engine = 0;
@@ -116,7 +123,7 @@ function losoField(field, records) {
       engine += finalRight(field, r);
       const gs = byFile.get(`${r.ds}/${r.id}`) ?? [];
       if (!gs.length) { preds.push({ ds: S, zt: -Infinity, zr: undefined, y: 0, none: true }); continue; }
-      const t = fileTop(gs, (c) => z(beta, names, c.f));
+      const t = fileTop(gs, score);
       const h = fileTop(gs, handScore);
       fitted += t.top.y; hand += h.top.y;
       reach += gs.some((g) => g.cands.some((c) => c.y)) ? 1 : 0;

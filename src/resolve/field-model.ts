@@ -16,8 +16,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** One field's fitted weights. */
-export interface RankModel { weights: Record<string, number> }
+/**
+ * A node of a fitted tree (scripts/fit-boost.mjs): `[feature, threshold, left, right]` (a candidate whose
+ * feature, 0 when it lacks it, is at most the threshold goes to the node at index `left`) or `[value]`, a leaf.
+ */
+export type TreeNode = [string, number, number, number] | [number];
+
+/** One field's fitted model: a weight per feature, and optionally boosted trees whose leaves add to the score. */
+export interface RankModel { weights: Record<string, number>; trees?: TreeNode[][] }
 
 export interface FieldModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
@@ -39,14 +45,32 @@ export function rankingModel(field: RankedField, ranking: 'fitted' | 'hand-set' 
   return fitted ? fieldModel(field) : undefined;
 }
 
-/** A candidate's fitted score: the sum of its features' weights (features the model does not know add nothing). */
+/** A candidate's fitted score: the sum of its features' weights (features the model does not know add nothing), plus its trees' leaves. */
 export function modelScore(m: RankModel, features: Readonly<Record<string, number>>): number {
   let s = 0;
   for (const [k, v] of Object.entries(features)) {
     const w = m.weights[k];
     if (w !== undefined && Number.isFinite(v)) s += w * v;
   }
+  for (const tree of m.trees ?? []) {
+    let n = tree[0]!;
+    while (n.length === 4) {
+      const v = features[n[0]];
+      n = tree[(v !== undefined && Number.isFinite(v) ? v : 0) <= n[1] ? n[2] : n[3]]!;
+    }
+    s += n[0];
+  }
   return s;
+}
+
+/** A tree checked: every node a leaf with a finite value or a split whose children are later nodes (so a walk ends). */
+function checkTree(field: string, tree: unknown): void {
+  if (!Array.isArray(tree) || !tree.length) throw new Error(`models/fields.json: ${field} has an empty tree`);
+  tree.forEach((n: unknown, i) => {
+    const ok = Array.isArray(n) && ((n.length === 1 && Number.isFinite(n[0])) || (n.length === 4 && typeof n[0] === 'string' && Number.isFinite(n[1])
+      && Number.isInteger(n[2]) && Number.isInteger(n[3]) && n[2] > i && n[3] > i && n[2] < tree.length && n[3] < tree.length));
+    if (!ok) throw new Error(`models/fields.json: ${field} has a malformed tree node at ${i}`);
+  });
 }
 
 /** A model file checked: every weight a finite number. Throws on a malformed file (a packaging fault, not a user's). */
@@ -56,6 +80,10 @@ export function checkFieldModels(m: unknown): FieldModels {
   for (const [field, fm] of Object.entries(o.fields)) {
     if (!fm || typeof fm.weights !== 'object') throw new Error(`models/fields.json: ${field} has no weights`);
     for (const [k, w] of Object.entries(fm.weights)) if (typeof w !== 'number' || !Number.isFinite(w)) throw new Error(`models/fields.json: ${field}.${k} is not a number`);
+    if (fm.trees !== undefined) {
+      if (!Array.isArray(fm.trees)) throw new Error(`models/fields.json: ${field}.trees is not a list`);
+      for (const t of fm.trees) checkTree(field, t);
+    }
   }
   return o;
 }
