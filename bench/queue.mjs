@@ -23,7 +23,7 @@
 //    (claim, start mark, content check, result + completion in one transaction, polling). The same
 //    files through runBatch (src/cli/batch.ts) with the same stand-in: batch's own ms per file. The
 //    difference is the queue's overhead per job.
-// 2. Real extraction: --pdfs text-layer PDFs and --scans drawn scans (bench/queue-files.mjs). A plain
+// 2. Real extraction: --pdfs text-layer PDFs and --scans drawn scans (test/generators/queue-files.ts). A plain
 //    `batch --workers 1` with a PostgreSQL store (as the workers have), then for each --workers count N
 //    a fresh queue: enqueue, N `work --drain --workers 1` processes started together; files/s from the
 //    first process start to the last exit (wall), and from the first job started to the last finished
@@ -37,7 +37,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.mjs';
-import { writeQueueFiles } from './queue-files.mjs';
+import { writeQueueFiles } from '../test/generators/queue-files.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, '../dist/cli/main.js');

@@ -1,6 +1,6 @@
 /**
  * The job queue's heartbeat through real `receiptkit work` processes (issue 53), on small text-layer
- * PDFs (bench/queue-files.mjs, no OCR) and a real PostgreSQL server (test/helpers/postgres.mjs):
+ * PDFs (test/generators/queue-files.ts, no OCR) and a real PostgreSQL server (test/helpers/postgres.mjs):
  *
  * - a worker paused (SIGSTOP) while it holds a job, past the job's heartbeat window: `status` shows the
  *   job held by a worker that no longer beats, another worker takes it; resumed (SIGCONT), the paused
@@ -19,7 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startPostgres } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
-import { writeQueueFiles } from '../bench/queue-files.mjs';
+import { writeQueueFiles } from './generators/queue-files.ts';
 import { CLI, runCli, startCli, sleep, until } from './helpers/cli-process.js';
 import type { Proc } from './helpers/cli-process.js';
 

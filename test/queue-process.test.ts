@@ -14,7 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startPostgres, freePort } from './helpers/postgres.mjs';
 import type { RunningPostgres } from './helpers/postgres.mjs';
-import { writeQueueFiles } from '../bench/queue-files.mjs';
+import { writeQueueFiles } from './generators/queue-files.ts';
 import { CLI, runCli, startCli, sleep, until as untilEvery } from './helpers/cli-process.js';
 import type { Proc } from './helpers/cli-process.js';
 

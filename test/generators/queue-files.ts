@@ -1,22 +1,23 @@
-// Receipt files for the job queue's test (test/queue.test.ts) and bench (bench/queue.mjs), made here:
-// small text-layer PDFs (read from their text layer, no OCR) and scans (a receipt drawn with sharp,
-// JPEG, read by OCR). Nothing is read from ../shared; every file differs from the others (merchant,
-// address, number, date, items), so no two have the same content.
+// Receipt files for the job queue's tests (test/queue-process.test.ts, test/queue-heartbeat.test.ts) and
+// bench (bench/queue.mjs), made here: small text-layer PDFs (read from their text layer, no OCR) and scans
+// (a receipt drawn with sharp, JPEG, read by OCR). Nothing is read from ../shared; every file differs from
+// the others (merchant, address, number, date, items), so no two have the same content.
 //
-//   import { writeQueueFiles } from './queue-files.mjs';
+//   import { writeQueueFiles } from './generators/queue-files.ts';
 //   const { pdfs, scans } = await writeQueueFiles(dir, { pdfs: 60, scans: 10 });  // absolute paths
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { pdfOf, streamOf } from '../test/generators/hostile-files.ts';
+import { pdfOf, streamOf } from './hostile-files.ts';
 
 const WORDS = ['ALPHA', 'BRAVO', 'CEDAR', 'DELTA', 'EMBER', 'FJORD', 'GARNET', 'HARBOR', 'IVORY', 'JUNIPER', 'KESTREL', 'LOTUS', 'MAPLE', 'NECTAR', 'ORCHID', 'PEBBLE', 'QUARTZ', 'RAVEN', 'SAFFRON', 'TUNDRA'];
 const ITEMS = ['KOPI O', 'NASI LEMAK', 'ROTI CANAI', 'TEH TARIK', 'MEE GORENG', 'MILO AIS', 'CHAR KUEY TEOW', 'LAKSA', 'SATAY', 'CENDOL', 'APAM', 'KUIH'];
 
 /** The printed lines of receipt n: merchant, address, number, date, three items, total. */
-export function receiptLines(n) {
-  const a = WORDS[n % 20], b = WORDS[(7 * n + 3) % 20];
-  const items = [ITEMS[n % 12], ITEMS[(5 * n + 1) % 12], ITEMS[(3 * n + 2) % 12]].map((name, i) => [name, (2 + ((n * 7 + i * 13) % 40) + (n % 100) / 100).toFixed(2)]);
+export function receiptLines(n: number): { total: number; lines: string[] } {
+  const a = WORDS[n % 20]!, b = WORDS[(7 * n + 3) % 20]!;
+  const items = [ITEMS[n % 12]!, ITEMS[(5 * n + 1) % 12]!, ITEMS[(3 * n + 2) % 12]!]
+    .map((name, i): [string, string] => [name, (2 + ((n * 7 + i * 13) % 40) + (n % 100) / 100).toFixed(2)]);
   const total = items.reduce((t, [, p]) => t + Number(p), 0).toFixed(2);
   const day = String(1 + (n % 28)).padStart(2, '0'), month = String(1 + (Math.floor(n / 28) % 12)).padStart(2, '0');
   return {
@@ -27,9 +28,9 @@ export function receiptLines(n) {
 }
 
 /** A one-page PDF with a text layer (Helvetica, not embedded) holding receipt n. */
-export function textReceiptPdf(n) {
+export function textReceiptPdf(n: number): Buffer {
   const { lines } = receiptLines(n);
-  const esc = (t) => t.replace(/[\\()]/g, (c) => `\\${c}`);
+  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
   const ops = lines.map((t, i) => `BT /F1 11 Tf 1 0 0 1 20 ${400 - 40 - i * 22} Tm (${esc(t)}) Tj ET`).join('\n');
   return pdfOf([
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -41,10 +42,10 @@ export function textReceiptPdf(n) {
 }
 
 /** A scan of receipt n: the lines drawn black on white with sharp, JPEG (quality 90), 480 px wide. */
-export async function scanReceipt(n) {
+export async function scanReceipt(n: number): Promise<Buffer> {
   const { lines } = receiptLines(n);
   const width = 480, lineH = 34, height = 80 + lines.length * lineH;
-  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${
     lines.map((t, i) => `<text x="30" y="${60 + i * lineH}" font-family="DejaVu Sans Mono, monospace" font-size="20" fill="black">${esc(t)}</text>`).join('')}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
@@ -54,8 +55,9 @@ export async function scanReceipt(n) {
  * Writes `pdfs` text-layer PDFs under `dir/pdf/` (in sub-folders of 20) and `scans` JPEG scans under
  * `dir/scan/`; numbers start at `first` (default 1), scans after the PDFs. Returns the absolute paths.
  */
-export async function writeQueueFiles(dir, { pdfs = 60, scans = 10, first = 1 } = {}) {
-  const out = { pdfs: [], scans: [] };
+export async function writeQueueFiles(dir: string, { pdfs = 60, scans = 10, first = 1 }: { pdfs?: number; scans?: number; first?: number } = {}):
+  Promise<{ pdfs: string[]; scans: string[] }> {
+  const out: { pdfs: string[]; scans: string[] } = { pdfs: [], scans: [] };
   for (let i = 0; i < pdfs; i++) {
     const sub = path.resolve(dir, 'pdf', `part-${Math.floor(i / 20) + 1}`);
     mkdirSync(sub, { recursive: true });
