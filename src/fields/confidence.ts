@@ -1,7 +1,7 @@
 /**
  * Confidence from evidence: every cue adds log-odds, the sum goes through a logistic function. Kept in
  * one place so that every field speaks the same language: 0.9 means "right at least 97 % of the time"
- * on the benchmark (see bench/fields-dev.mjs), below that it is a ranking. The finders here and the
+ * on the benchmark (bench/reliability.mjs checks it), below that it is a ranking. The finders here and the
  * resolvers of resolve/ both speak it, so it sits in the lower of the two folders.
  */
 
