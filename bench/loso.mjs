@@ -6,6 +6,7 @@
  *
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
+ *                       [--model linear|boosted [--rounds N --depth N --eta X]]
  *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
@@ -239,7 +240,7 @@ async function engineLoso(records) {
     const lines = (f) => `${records.filter(f).map((r) => JSON.stringify(r)).join('\n')}\n`;
     fs.writeFileSync(path.join(b, 'train.jsonl'), lines((r) => r.ds !== S));
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
-    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--out', path.join(b, 'models', 'fields.json')]);
+    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--out', path.join(b, 'models', 'fields.json')]);
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
     await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ranking: 'fitted' }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
     const mine = loadRecords(outs);

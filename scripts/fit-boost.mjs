@@ -43,10 +43,11 @@ function binOf(T, v) {
 /**
  * Fits the trees. groups: fit-core groups ({ cands: [{ f, y }], weightDiv }); names: the feature names the
  * trees may split on; base(c): the score the trees add to (default 0). Options: rounds, depth, eta (shrinkage),
- * lambda (L2 on leaf values), minHess (the least hessian weight a leaf may hold), bins.
+ * lambda (L2 on leaf values), minRows (the fewest candidates a leaf may hold; a hessian floor would stop
+ * the trees where the base already ranks its training lists surely, which is where its confident mistakes are), bins.
  * Returns { trees, rounds }.
  */
-export function fitBoosted(groups, names, { rounds = 150, depth = 3, eta = 0.1, lambda = 1, minHess = 1, bins = 32, base = () => 0 } = {}) {
+export function fitBoosted(groups, names, { rounds = 150, depth = 3, eta = 0.1, lambda = 1, minRows = 20, bins = 32, base = () => 0 } = {}) {
   const P = names.length;
   const idx = new Map(names.map((n, k) => [n, k]));
   const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1);
@@ -94,24 +95,25 @@ export function fitBoosted(groups, names, { rounds = 150, depth = 3, eta = 0.1, 
     for (const i of rows) { G += g[i]; H += h[i]; }
     const me = nodes.length;
     nodes.push([leafValue(G, H)]);
-    if (d >= depth || H < 2 * minHess) return me;
+    if (d >= depth || rows.length < 2 * minRows) return me;
     // histograms of the nonzero features; the zero bin is the rest
     const hg = T.map((t) => new Float64Array(t.length)), hh = T.map((t) => new Float64Array(t.length));
-    const nzG = new Float64Array(P), nzH = new Float64Array(P);
+    const hn = T.map((t) => new Int32Array(t.length));
+    const nzG = new Float64Array(P), nzH = new Float64Array(P), nzN = new Int32Array(P);
     for (const i of rows) {
       const ks = fi[i], bs = fb[i];
-      for (let a = 0; a < ks.length; a++) { const j = ks[a]; hg[j][bs[a]] += g[i]; hh[j][bs[a]] += h[i]; nzG[j] += g[i]; nzH[j] += h[i]; }
+      for (let a = 0; a < ks.length; a++) { const j = ks[a]; hg[j][bs[a]] += g[i]; hh[j][bs[a]] += h[i]; hn[j][bs[a]]++; nzG[j] += g[i]; nzH[j] += h[i]; nzN[j]++; }
     }
     const parent = (G * G) / (H + lambda);
     let best = { gain: 1e-9 };
     for (let j = 0; j < P; j++) {
       if (T[j].length < 2) continue;
-      hg[j][zeroBin[j]] += G - nzG[j]; hh[j][zeroBin[j]] += H - nzH[j];
-      let GL = 0, HL = 0;
+      hg[j][zeroBin[j]] += G - nzG[j]; hh[j][zeroBin[j]] += H - nzH[j]; hn[j][zeroBin[j]] += rows.length - nzN[j];
+      let GL = 0, HL = 0, NL = 0;
       for (let b = 0; b < T[j].length - 1; b++) {
-        GL += hg[j][b]; HL += hh[j][b];
+        GL += hg[j][b]; HL += hh[j][b]; NL += hn[j][b];
         const GR = G - GL, HR = H - HL;
-        if (HL < minHess || HR < minHess) continue;
+        if (NL < minRows || rows.length - NL < minRows) continue;
         const gain = (GL * GL) / (HL + lambda) + (GR * GR) / (HR + lambda) - parent;
         if (gain > best.gain) best = { gain, j, b };
       }
