@@ -6,7 +6,7 @@
  *
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
- *                       [--model linear|boosted [--rounds N --depth N --eta X]]
+ *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
  *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
@@ -36,7 +36,7 @@ const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
 const GRID = [0.3, 3, 30];
 // --model boosted: the trees' settings (--rounds, --depth, --eta)
-const BOOST = { rounds: Number(opt('rounds', '150')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')) };
+const BOOST = { rounds: Number(opt('rounds', '100')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')), minFiles: Number(opt('min-files', '25')) };
 
 /** The collected lines of every --data file (later lines of the same file replace earlier ones). */
 export function loadRecords(files) {
@@ -240,7 +240,7 @@ async function engineLoso(records) {
     const lines = (f) => `${records.filter(f).map((r) => JSON.stringify(r)).join('\n')}\n`;
     fs.writeFileSync(path.join(b, 'train.jsonl'), lines((r) => r.ds !== S));
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
-    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--out', path.join(b, 'models', 'fields.json')]);
+    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), '--out', path.join(b, 'models', 'fields.json')]);
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
     await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ranking: 'fitted' }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
     const mine = loadRecords(outs);

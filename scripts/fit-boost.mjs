@@ -41,93 +41,105 @@ function binOf(T, v) {
 }
 
 /**
- * Fits the trees. groups: fit-core groups ({ cands: [{ f, y }], weightDiv }); names: the feature names the
- * trees may split on; base(c): the score the trees add to (default 0). Options: rounds, depth, eta (shrinkage),
- * lambda (L2 on leaf values), minRows (the fewest candidates a leaf may hold; a hessian floor would stop
- * the trees where the base already ranks its training lists surely, which is where its confident mistakes are), bins.
+ * Fits the trees. groups: fit-core groups ({ file, cands: [{ f, y }], weightDiv }); names: the feature names
+ * the trees may split on; base(c): the score the trees add to (default 0). Options: rounds, depth, eta
+ * (shrinkage), lambda (L2 on leaf values), minFiles (the fewest receipts whose candidates a leaf may hold:
+ * a rule that only a handful of receipts show is not split on, whatever their candidates' count), bins.
  * Returns { trees, rounds }.
  */
-export function fitBoosted(groups, names, { rounds = 150, depth = 3, eta = 0.1, lambda = 1, minRows = 20, bins = 32, base = () => 0 } = {}) {
+export function fitBoosted(groups, names, { rounds = 100, depth = 3, eta = 0.1, lambda = 1, minFiles = 25, bins = 32, base = () => 0 } = {}) {
   const P = names.length;
   const idx = new Map(names.map((n, k) => [n, k]));
   const lists = groups.filter((g) => g.cands.some((c) => c.y) && g.cands.length > 1);
-  // candidates as sparse rows: feature indices and bins of their nonzero features
-  const fi = [], fb = [], y = [], w = [], F = [], listOf = [];
-  const starts = [];
   const vals = Array.from({ length: P }, () => []);
   for (const g of lists) for (const c of g.cands) for (const [k, v] of Object.entries(c.f)) if (v && idx.has(k) && Number.isFinite(v)) vals[idx.get(k)].push(v);
   const T = vals.map((v) => thresholdsOf(v, bins));
   const zeroBin = T.map((t) => binOf(t, 0));
-  lists.forEach((g, li) => {
-    starts.push(y.length);
-    const wl = 1 / (g.weightDiv ?? 1);
+  // candidates as rows of a dense bin matrix (row i, feature j at i * P + j), in file order
+  const N = lists.reduce((n, g) => n + g.cands.length, 0);
+  if (T.some((t) => t.length > 255)) throw new Error('fit-boost: at most 255 bins a feature');
+  const B = new Uint8Array(N * P);
+  const y = new Float64Array(N), w = new Float64Array(N), F = new Float64Array(N), fileOf = new Int32Array(N);
+  const starts = [];
+  const fileIds = new Map();
+  let i = 0;
+  for (const g of lists) {
+    starts.push(i);
+    if (!fileIds.has(g.file)) fileIds.set(g.file, fileIds.size);
     for (const c of g.cands) {
-      const ks = [], bs = [];
-      for (const [k, v] of Object.entries(c.f)) if (v && idx.has(k) && Number.isFinite(v)) { const j = idx.get(k); ks.push(j); bs.push(binOf(T[j], v)); }
-      fi.push(Int32Array.from(ks)); fb.push(Int32Array.from(bs));
-      y.push(c.y ? 1 : 0); w.push(wl); F.push(base(c)); listOf.push(li);
+      for (let j = 0; j < P; j++) B[i * P + j] = zeroBin[j];
+      for (const [k, v] of Object.entries(c.f)) if (v && idx.has(k) && Number.isFinite(v)) { const j = idx.get(k); B[i * P + j] = binOf(T[j], v); }
+      y[i] = c.y ? 1 : 0; w[i] = 1 / (g.weightDiv ?? 1); F[i] = base(c); fileOf[i] = fileIds.get(g.file);
+      i++;
     }
-  });
-  starts.push(y.length);
-  const N = y.length;
+  }
+  starts.push(N);
   const g = new Float64Array(N), h = new Float64Array(N);
   const trees = [];
 
   const grad = () => {
-    for (let li = 0; li < lists.length; li++) {
+    for (let li = 0; li + 1 < starts.length; li++) {
       const a = starts[li], b = starts[li + 1];
       let mx = -Infinity;
-      for (let i = a; i < b; i++) mx = Math.max(mx, F[i]);
+      for (let k = a; k < b; k++) mx = Math.max(mx, F[k]);
       let sum = 0;
-      for (let i = a; i < b; i++) sum += Math.exp(F[i] - mx);
-      for (let i = a; i < b; i++) {
-        const p = Math.exp(F[i] - mx) / sum;
-        g[i] = w[i] * (p - y[i]);
-        h[i] = Math.max(1e-9, w[i] * p * (1 - p));
+      for (let k = a; k < b; k++) sum += Math.exp(F[k] - mx);
+      for (let k = a; k < b; k++) {
+        const p = Math.exp(F[k] - mx) / sum;
+        g[k] = w[k] * (p - y[k]);
+        h[k] = Math.max(1e-9, w[k] * p * (1 - p));
       }
     }
   };
 
   const leafValue = (G, H) => (-G / (H + lambda)) * eta;
+  const distinctFiles = (rows) => { let n = 0, last = -1; for (const r of rows) if (fileOf[r] !== last) { n++; last = fileOf[r]; } return n; };
 
   function build(rows, d, nodes) {
     let G = 0, H = 0;
-    for (const i of rows) { G += g[i]; H += h[i]; }
+    for (const r of rows) { G += g[r]; H += h[r]; }
     const me = nodes.length;
     nodes.push([leafValue(G, H)]);
-    if (d >= depth || rows.length < 2 * minRows) return me;
-    // histograms of the nonzero features; the zero bin is the rest
-    const hg = T.map((t) => new Float64Array(t.length)), hh = T.map((t) => new Float64Array(t.length));
-    const hn = T.map((t) => new Int32Array(t.length));
-    const nzG = new Float64Array(P), nzH = new Float64Array(P), nzN = new Int32Array(P);
-    for (const i of rows) {
-      const ks = fi[i], bs = fb[i];
-      for (let a = 0; a < ks.length; a++) { const j = ks[a]; hg[j][bs[a]] += g[i]; hh[j][bs[a]] += h[i]; hn[j][bs[a]]++; nzG[j] += g[i]; nzH[j] += h[i]; nzN[j]++; }
-    }
+    const files = distinctFiles(rows);
+    if (d >= depth || files < 2 * minFiles) return me;
     const parent = (G * G) / (H + lambda);
     let best = { gain: 1e-9 };
     for (let j = 0; j < P; j++) {
-      if (T[j].length < 2) continue;
-      hg[j][zeroBin[j]] += G - nzG[j]; hh[j][zeroBin[j]] += H - nzH[j]; hn[j][zeroBin[j]] += rows.length - nzN[j];
-      let GL = 0, HL = 0, NL = 0;
-      for (let b = 0; b < T[j].length - 1; b++) {
-        GL += hg[j][b]; HL += hh[j][b]; NL += hn[j][b];
+      const nb = T[j].length;
+      if (nb < 2) continue;
+      const hg = new Float64Array(nb), hh = new Float64Array(nb), hf = new Int32Array(nb), last = new Int32Array(nb).fill(-1);
+      // the files of each bin, and of the bins up to each (a file's rows may fall in several bins)
+      const upto = new Int32Array(nb), lastUpto = new Int32Array(nb).fill(-1);
+      for (const r of rows) {
+        const b = B[r * P + j];
+        hg[b] += g[r]; hh[b] += h[r];
+        if (last[b] !== fileOf[r]) { hf[b]++; last[b] = fileOf[r]; }
+      }
+      // files left of each threshold: a file counts once if any of its rows is at or below it
+      for (const r of rows) {
+        const b = B[r * P + j];
+        for (let k = b; k < nb; k++) { if (lastUpto[k] === fileOf[r]) break; lastUpto[k] = fileOf[r]; upto[k]++; }
+      }
+      // files right of each threshold, the same way from the other end
+      const from = new Int32Array(nb + 1), lastFrom = new Int32Array(nb + 1).fill(-1);
+      for (const r of rows) {
+        const b = B[r * P + j];
+        for (let k = b; k >= 0; k--) { if (lastFrom[k] === fileOf[r]) break; lastFrom[k] = fileOf[r]; from[k]++; }
+      }
+      let GL = 0, HL = 0;
+      for (let b = 0; b < nb - 1; b++) {
+        GL += hg[b]; HL += hh[b];
+        if (upto[b] < minFiles || from[b + 1] < minFiles) continue;
         const GR = G - GL, HR = H - HL;
-        if (NL < minRows || rows.length - NL < minRows) continue;
         const gain = (GL * GL) / (HL + lambda) + (GR * GR) / (HR + lambda) - parent;
         if (gain > best.gain) best = { gain, j, b };
       }
     }
     if (best.j === undefined) return me;
-    const t = T[best.j][best.b];
     const left = [], right = [];
-    for (const i of rows) {
-      const a = fi[i].indexOf(best.j);
-      const bin = a < 0 ? zeroBin[best.j] : fb[i][a];
-      (bin <= best.b ? left : right).push(i);
-    }
+    for (const r of rows) (B[r * P + best.j] <= best.b ? left : right).push(r);
     const l = build(left, d + 1, nodes), r = build(right, d + 1, nodes);
-    nodes[me] = [names[best.j], t, l, r];
+    nodes[me] = [names[best.j], T[best.j][best.b], l, r];
     return me;
   }
 
@@ -136,18 +148,13 @@ export function fitBoosted(groups, names, { rounds = 150, depth = 3, eta = 0.1, 
     grad();
     const nodes = [];
     build(all, 0, nodes);
-    if (nodes.length === 1 && Math.abs(nodes[0][0]) < 1e-12) break;
-    trees.push(nodes.map((n) => (n.length === 4 ? n : [+n[0].toFixed(6)])));
-    for (let i = 0; i < N; i++) {
-      // the new tree's value of row i, by its bins (equal to treesScore on its features)
-      let n = nodes[0];
-      while (n.length === 4) {
-        const j = idx.get(n[0]);
-        const a = fi[i].indexOf(j);
-        const bin = a < 0 ? zeroBin[j] : fb[i][a];
-        n = nodes[bin <= binOf(T[j], n[1]) ? n[2] : n[3]];
-      }
-      F[i] += +n[0].toFixed(6);
+    if (nodes.length === 1) break;
+    const tree = nodes.map((n) => (n.length === 4 ? n : [+n[0].toFixed(6)]));
+    trees.push(tree);
+    for (let k = 0; k < N; k++) {
+      let n = tree[0];
+      while (n.length === 4) { const j = idx.get(n[0]); n = tree[B[k * P + j] <= binOf(T[j], n[1]) ? n[2] : n[3]]; }
+      F[k] += n[0];
     }
   }
   return { trees, rounds: trees.length };

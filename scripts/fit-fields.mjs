@@ -169,9 +169,9 @@ function fitField(field, records) {
   };
   const { beta, held, note } = fitModel(groups, names, signs, lambda);
   const weights = Object.fromEntries(names.map((nm, k) => [nm, +beta[k + 1].toFixed(4)]));
-  // --model boosted: gradient-boosted trees on top of the linear model (scripts/fit-boost.mjs; --rounds, --depth, --eta)
+  // --model boosted: gradient-boosted trees on top of the linear model (scripts/fit-boost.mjs; --rounds, --depth, --eta, --min-files)
   const boosted = opt('model', 'linear') === 'boosted' && field !== 'currency'
-    ? fitBoosted(groups, names, { rounds: Number(opt('rounds', '150')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')), base: (c) => z(beta, names, c.f) })
+    ? fitBoosted(groups, names, { rounds: Number(opt('rounds', '100')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')), minFiles: Number(opt('min-files', '25')), base: (c) => z(beta, names, c.f) })
     : undefined;
   // the check halves, scored with the weights fitted on the tune halves (reported, never used to choose)
   const checkGroups = groupsOf(records.filter((r) => r.half === 'check'), field);

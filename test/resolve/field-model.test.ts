@@ -62,13 +62,23 @@ describe('fitBoosted (scripts/fit-boost.mjs)', () => {
     // (three pages in four round: greedy trees, as XGBoost's, find no first split in a perfectly balanced XOR)
     const groups = Array.from({ length: 200 }, (_, i) => {
       const rounds = i % 4 ? 1 : 0;
-      return { cands: [{ f: { after: 1, rounds }, y: rounds }, { f: { before: 1, rounds }, y: 1 - rounds }] };
+      return { file: `r${i}`, cands: [{ f: { after: 1, rounds }, y: rounds }, { f: { before: 1, rounds }, y: 1 - rounds }] };
     });
-    const { trees } = fitBoosted(groups, ['after', 'before', 'rounds'], { rounds: 60, depth: 2, eta: 0.3 });
+    const { trees } = fitBoosted(groups, ['after', 'before', 'rounds'], { rounds: 60, depth: 2, eta: 0.3, minFiles: 10 });
     const top = (rounds: number) => (treesScore(trees, { after: 1, rounds }) > treesScore(trees, { before: 1, rounds }) ? 'after' : 'before');
     expect(top(1)).toBe('after');
     expect(top(0)).toBe('before');
     // a linear score w_after + w_rounds*r vs w_before + w_rounds*r ranks both pages alike
+  });
+  it('does not split on what fewer than minFiles receipts show, however many candidates they hold', async () => {
+    const { fitBoosted } = await import('../../scripts/fit-boost.mjs');
+    // 40 receipts; the rare feature is on 5 of them, each with 20 candidate lists (100 candidates in all)
+    const groups = Array.from({ length: 40 }, (_, i) => Array.from({ length: i < 5 ? 20 : 1 }, () => ({
+      file: `r${i}`, weightDiv: i < 5 ? 20 : 1, cands: [{ f: { rare: i < 5 ? 1 : 0, common: 1 }, y: i < 5 ? 0 : 1 }, { f: { common: 0 }, y: i < 5 ? 1 : 0 }],
+    }))).flat();
+    const split = (minFiles: number) => fitBoosted(groups, ['rare', 'common'], { rounds: 5, depth: 2, minFiles }).trees.flat().some((n: unknown[]) => n[0] === 'rare');
+    expect(split(3)).toBe(true);
+    expect(split(10)).toBe(false);
   });
 });
 
