@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM script without type declarations
-import { datesIn, oneDate, decimalAmount, wholeAmount, sroieLabel, mcocrLabel, wildreceiptLabel } from '../scripts/pool/labels.mjs';
+import { datesIn, oneDate, decimalAmount, wholeAmount, sroieLabel, mcocrLabel, wildreceiptLabel, totalBeforeRounding } from '../scripts/pool/labels.mjs';
 // @ts-expect-error plain ESM script without type declarations
 import { loadNever, neverReason, parseCsv } from '../scripts/pool/build.mjs';
 
@@ -51,6 +51,23 @@ describe('pool labels', () => {
   it('derives a SROIE label: ringgit, day-first date', () => {
     const { label } = sroieLabel({ company: 'MR. D.I.Y. SDN BHD', date: '24-11-17', address: 'LOT 1851-A', total: 'RM 3.90' });
     expect(label).toEqual({ merchantName: 'MR. D.I.Y. SDN BHD', merchantAddress: 'LOT 1851-A', date: '2017-11-24', totalAmount: 3.9, currency: 'MYR' });
+  });
+
+  it('leaves out a SROIE total that its own transcript shows before cash rounding, and keeps the rounded one', () => {
+    // SROIE data/box rows: x1,y1,x2,y2,x3,y3,x4,y4,text
+    const row = (y: number, x: number, text: string) => `${x},${y},${x + 80},${y},${x + 80},${y + 20},${x},${y + 20},${text}`;
+    const box = [row(100, 10, 'TOTAL:'), row(100, 300, '26.82'), row(130, 10, 'Rounding Adjustment:'), row(130, 300, '-0.02'), row(160, 10, 'Amount To Be Paid:'), row(160, 300, '26.80'), row(190, 300, '50.00')].join('\n');
+    expect(totalBeforeRounding(box, 26.82)).toBe(true);
+    expect(totalBeforeRounding(box, 26.8)).toBe(false);
+    // the rounding printed "0.02-" and no rounding word: the same structure
+    const bare = [row(100, 300, '17.22'), row(130, 300, '0.02-'), row(160, 300, '17.20')].join('\n');
+    expect(totalBeforeRounding(bare, 17.22)).toBe(true);
+    // a small amount below the total with nothing rounded under it (a tax of 0.02): the label stands
+    expect(totalBeforeRounding([row(100, 300, '10.03'), row(130, 300, '0.02'), row(160, 300, '20.00')].join('\n'), 10.03)).toBe(false);
+    const key = { company: 'HAPPY SNACKS', date: '20/03/2018', total: '26.82' };
+    expect(sroieLabel(key, box).label.totalAmount).toBeUndefined();
+    expect(sroieLabel(key, box).notes.join(' ')).toMatch(/before a rounding line/);
+    expect(sroieLabel(key).label.totalAmount).toBe(26.82);
   });
 
   it('derives an MC-OCR total only from a total keyword with one amount, never from cash handed over', () => {

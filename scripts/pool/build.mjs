@@ -87,7 +87,10 @@ function* sroie() {
   for (const p of lsTree(SROIE.repo, SROIE.commit, 'data/img')) {
     const n = Number(stem(p));
     const key = JSON.parse(blob(SROIE.repo, SROIE.commit, `data/key/${stem(p)}.json`).toString('utf8'));
-    const { label, notes } = sroieLabel(key);
+    // the source's transcript, to tell a label before a rounding line (labels.mjs totalBeforeRounding)
+    let box;
+    try { box = blob(SROIE.repo, SROIE.commit, `data/box/${stem(p)}.csv`).toString('utf8'); } catch { box = undefined; }
+    const { label, notes } = sroieLabel(key, box);
     yield { source: 'sroie', id: ids[n] ?? `sroie${stem(p)}`, datasetId: ids[n], ...SROIE, path: p, label, notes: ['label: data/key/' + stem(p) + '.json', ...notes] };
   }
 }

@@ -91,14 +91,48 @@ export function wholeAmount(text) {
 }
 
 /** SROIE key file ({company, date, address, total}): Malaysian ringgit, dates day-first. */
-export function sroieLabel(key) {
+/**
+ * Does the source's own transcript (SROIE's `data/box` rows: eight corner coordinates, then the text) show the
+ * labelled total as the amount before cash rounding? True when the label is not a multiple of 0.05, a small
+ * amount r (0 < |r| <= 0.05, "0.02", "-0.02", "0.02-", "(0.02)") is printed below every printing of the label,
+ * and below r the label moved by r is printed as a multiple of 0.05: "TOTAL 26.82 / Rounding -0.02 / Amount to
+ * be paid 26.80". SROIE's keys mostly label the amount paid after rounding; such a label is the other convention,
+ * and the total is left out (not scored, not trained on) rather than guessed.
+ */
+export function totalBeforeRounding(boxCsv, total) {
+  const cents = (v) => Math.round(v * 100);
+  if (cents(total) % 5 === 0) return false;
+  const boxes = String(boxCsv ?? '').split(/\r?\n/).map((l) => {
+    const parts = l.split(',');
+    if (parts.length < 9) return undefined;
+    const ys = [1, 3, 5, 7].map((i) => Number(parts[i]));
+    if (ys.some((y) => !Number.isFinite(y))) return undefined;
+    const text = parts.slice(8).join(',').trim();
+    const m = /^[^\d-]*?(-?\(?)\s*(\d+[.,]\d{2})\)?\s*(-?)\s*$/.exec(text);
+    if (!m) return undefined;
+    const v = Number(m[2].replace(',', '.'));
+    return { y0: Math.min(...ys), y1: Math.max(...ys), abs: v };
+  }).filter(Boolean);
+  const cy = (b) => (b.y0 + b.y1) / 2;
+  const printed = boxes.filter((b) => cents(b.abs) === cents(total));
+  if (!printed.length) return false;
+  const lowest = Math.max(...printed.map(cy));
+  for (const r of boxes.filter((b) => b.abs > 0 && b.abs <= 0.05 && b.y0 > lowest)) {
+    const moved = [cents(total) - cents(r.abs), cents(total) + cents(r.abs)].filter((c) => c % 5 === 0);
+    if (boxes.some((b) => cy(b) > r.y1 && moved.includes(cents(b.abs)))) return true;
+  }
+  return false;
+}
+
+export function sroieLabel(key, boxCsv) {
   const label = {}, notes = [];
   if (key.company?.trim()) label.merchantName = key.company.trim();
   if (key.address?.trim()) label.merchantAddress = key.address.trim();
   const d = oneDate([key.date ?? ''], 'dmy');
   if (d.date) label.date = d.date; else notes.push(d.note);
   const total = decimalAmount(key.total ?? '');
-  if (total !== undefined && total > 0) label.totalAmount = total; else notes.push(`total: not one amount: ${JSON.stringify(key.total)}`);
+  if (total !== undefined && total > 0 && boxCsv !== undefined && totalBeforeRounding(boxCsv, total)) notes.push(`total: ${total} is the amount before a rounding line (data/box), the other convention: left out`);
+  else if (total !== undefined && total > 0) label.totalAmount = total; else notes.push(`total: not one amount: ${JSON.stringify(key.total)}`);
   label.currency = 'MYR';
   notes.push('currency: MYR (SROIE receipts are Malaysian)', 'date: numeric dates read day-first (Malaysian convention)');
   return { label, notes };
