@@ -280,8 +280,11 @@ function wholeGroupsCue(style: ReturnType<typeof numberStyle>, score: Record<str
   evidence.push(`${country}:whole-groups`);
 }
 
-/** Counts of decimals written with a comma vs a point (`12,50` vs `12.50`), and whole-unit groupings (`43.000`). */
-export function numberStyle(text: string): { comma: number; point: number; wholeGroups: number; wholeRound: number } {
+/**
+ * Counts of decimals written with a comma vs a point (`12,50` vs `12.50`), whole-unit groupings (`43.000`), and
+ * round thousands grouped by a space (`35 000`, as Vietnamese and French print them).
+ */
+export function numberStyle(text: string): { comma: number; point: number; wholeGroups: number; wholeRound: number; spaceThousands: number } {
   const comma = (text.match(/(?<![\d.,])\d{1,3}(?:[.\s]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length
     + (text.match(/(?<![\d.,])\d{1,3}(?:\.\d{3})+,\d{2}(?![\d])/g) ?? []).length;
   const point = (text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,])/g) ?? []).length
@@ -290,7 +293,9 @@ export function numberStyle(text: string): { comma: number; point: number; whole
   const wholeGroups = (text.match(/(?<![\d.,])\d{1,3}(?:[.,]\s?\d{3})+(?![\d]|[.,]\d)/g) ?? []).length;
   // ungrouped whole amounts in hundreds ("16000", "32500"): not a year, nor part of a date, time or number
   const wholeRound = (text.match(/(?<![\d.,:/-])(?!(?:19|20)\d\d(?!\d))\d{1,4}[05]00(?![\d.,:/-])/g) ?? []).length;
-  return { comma, point, wholeGroups, wholeRound };
+  // "35 000", "1 200 000": round thousands after a space, not followed by decimals (a phone number seldom ends so)
+  const spaceThousands = (text.match(/(?<![\d.,])\d{1,3}(?: \d{3})* 000(?![\d]|[.,]\d)/g) ?? []).length;
+  return { comma, point, wholeGroups, wholeRound, spaceThousands };
 }
 
 /** A numeric date that can only be month-first: day 13-31 second ("1/13/2008", "07-27-2009"). */
@@ -395,7 +400,8 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   if (style.comma >= 2 && style.comma >= 2 * style.point) { decimalComma = true; decimalSource = 'document'; }
   else if (style.point >= 2 && style.point >= 2 * style.comma) { decimalComma = false; decimalSource = 'document'; }
   let wholeCurrency = conv.wholeCurrency;
-  if (wholeCurrency && style.point + style.comma > 2 * Math.max(1, style.wholeGroups)) wholeCurrency = false;
+  // a whole currency's page stays whole unless its decimals outnumber its groupings (dotted or spaced) twice over
+  if (wholeCurrency && style.point + style.comma > 2 * Math.max(1, style.wholeGroups + style.spaceThousands)) wholeCurrency = false;
   if (!wholeCurrency && currency === 'IDR' && style.wholeGroups >= 2) wholeCurrency = true;
 
   return {

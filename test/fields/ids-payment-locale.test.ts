@@ -78,6 +78,15 @@ describe('locale inference', () => {
     expect(l.wholeCurrency).toBe(true);
   });
 
+  it('keeps a Vietnamese page in whole dong when its thousands are grouped by spaces, whatever decimals OCR noise makes', () => {
+    // three misread "decimals" beside three round thousands printed "35 000": dotted groups alone (none here) let the noise win
+    const page = 'CỬA HÀNG TIỆN LỢI\nĐịa chỉ: 12 Nguyễn Huệ, Quận 1, TP. Hồ Chí Minh\nSữa tươi 12.16\nBánh mì 8.52\nNước suối 15.05\nTiền Thanh Toán : 35 000\nTiền mặt : 50 000\nTiền thừa : 15 000';
+    const l = inferLocale(documentFromText(page));
+    expect(l.currency).toBe('VND');
+    expect(l.wholeCurrency).toBe(true);
+    expect(fields(page).totalAmount?.value).toBe(35000);
+  });
+
   it('recognises euro countries and decimal commas', () => {
     const l = inferLocale(documentFromText('Facture\nTotal HT 46,68 €\nTVA 20% 9,34 €\nTotal TTC 56,02 €'));
     expect(l.countryCode).toBe('FR');
