@@ -140,21 +140,25 @@ export function fitBoosted(groups, names, { rounds = 100, depth = 3, eta = 0.1, 
     for (const r of rows) (B[r * P + best.j] <= best.b ? left : right).push(r);
     const l = build(left, d + 1, nodes), r = build(right, d + 1, nodes);
     nodes[me] = [names[best.j], T[best.j][best.b], l, r];
+    splits[me] = [best.j, best.b];
     return me;
   }
 
   const all = [...Array(N).keys()];
+  let splits = [];
   for (let r = 0; r < rounds; r++) {
     grad();
     const nodes = [];
+    splits = [];
     build(all, 0, nodes);
     if (nodes.length === 1) break;
     const tree = nodes.map((n) => (n.length === 4 ? n : [+n[0].toFixed(6)]));
     trees.push(tree);
     for (let k = 0; k < N; k++) {
-      let n = tree[0];
-      while (n.length === 4) { const j = idx.get(n[0]); n = tree[B[k * P + j] <= binOf(T[j], n[1]) ? n[2] : n[3]]; }
-      F[k] += n[0];
+      // the new tree's value of candidate k, walked by its bins (the split's feature and bin, kept by build)
+      let at = 0;
+      while (tree[at].length === 4) { const [j, b] = splits[at]; at = B[k * P + j] <= b ? tree[at][2] : tree[at][3]; }
+      F[k] += tree[at][0];
     }
   }
   return { trees, rounds: trees.length };
