@@ -35,7 +35,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
 const GRID = [0.3, 3, 30];
-// --model boosted: the trees' settings (--rounds, --depth, --eta)
+// --model boosted: the trees' settings (--rounds, --depth, --eta, --min-files)
 const BOOST = { rounds: Number(opt('rounds', '100')), depth: Number(opt('depth', '3')), eta: Number(opt('eta', '0.1')), minFiles: Number(opt('min-files', '25')) };
 
 /** The collected lines of every --data file (later lines of the same file replace earlier ones). */
@@ -113,10 +113,10 @@ function losoField(field, records) {
     if (!labelled.length) continue;
     const lam = train.length ? chooseLambda(train, names, signs) : GRID[0];
     const beta = train.length ? fit(train, names, signs, lam) : new Float64Array(names.length + 1);
-    // --model boosted: trees fitted on top of the linear model (--base linear, default) or of nothing (--base none)
-    const linear = (c) => (opt('base', 'linear') === 'none' ? 0 : z(beta, names, c.f));
+    // --model boosted: trees fitted on top of the linear model
+    const linear = (c) => z(beta, names, c.f);
     const boost = opt('model', 'linear') === 'boosted' && train.length ? fitBoosted(train, names, { ...BOOST, base: linear }) : undefined;
-    const score = boost ? (c) => linear(c) + treesScore(boost.trees, c.f) : (c) => z(beta, names, c.f);
+    const score = boost ? (c) => linear(c) + treesScore(boost.trees, c.f) : linear;
     const byFile = new Map();
     for (const g of test) { if (!byFile.has(g.file)) byFile.set(g.file, []); byFile.get(g.file).push(g); }
     let fitted = 0, hand = 0, reach = 0, engine = 0;

@@ -107,24 +107,16 @@ export function fitBoosted(groups, names, { rounds = 100, depth = 3, eta = 0.1, 
     for (let j = 0; j < P; j++) {
       const nb = T[j].length;
       if (nb < 2) continue;
-      const hg = new Float64Array(nb), hh = new Float64Array(nb), hf = new Int32Array(nb), last = new Int32Array(nb).fill(-1);
-      // the files of each bin, and of the bins up to each (a file's rows may fall in several bins)
+      // each bin's gradient and hessian, and the receipts at or below each bin (upto) and at or above it (from):
+      // a receipt counts once on a side if any of its candidates falls there (rows are in receipt order)
+      const hg = new Float64Array(nb), hh = new Float64Array(nb);
       const upto = new Int32Array(nb), lastUpto = new Int32Array(nb).fill(-1);
+      const from = new Int32Array(nb), lastFrom = new Int32Array(nb).fill(-1);
       for (const r of rows) {
-        const b = B[r * P + j];
+        const b = B[r * P + j], file = fileOf[r];
         hg[b] += g[r]; hh[b] += h[r];
-        if (last[b] !== fileOf[r]) { hf[b]++; last[b] = fileOf[r]; }
-      }
-      // files left of each threshold: a file counts once if any of its rows is at or below it
-      for (const r of rows) {
-        const b = B[r * P + j];
-        for (let k = b; k < nb; k++) { if (lastUpto[k] === fileOf[r]) break; lastUpto[k] = fileOf[r]; upto[k]++; }
-      }
-      // files right of each threshold, the same way from the other end
-      const from = new Int32Array(nb + 1), lastFrom = new Int32Array(nb + 1).fill(-1);
-      for (const r of rows) {
-        const b = B[r * P + j];
-        for (let k = b; k >= 0; k--) { if (lastFrom[k] === fileOf[r]) break; lastFrom[k] = fileOf[r]; from[k]++; }
+        for (let k = b; k < nb && lastUpto[k] !== file; k++) { lastUpto[k] = file; upto[k]++; }
+        for (let k = b; k >= 0 && lastFrom[k] !== file; k--) { lastFrom[k] = file; from[k]++; }
       }
       let GL = 0, HL = 0;
       for (let b = 0; b < nb - 1; b++) {
