@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM script without type declarations
-import { datesIn, oneDate, decimalAmount, wholeAmount, sroieLabel, mcocrLabel, wildreceiptLabel, totalBeforeRounding } from '../scripts/pool/labels.mjs';
+import { datesIn, oneDate, decimalAmount, wholeAmount, sroieLabel, mcocrLabel, wildreceiptLabel, totalBeforeRounding, totalAboveAmountToPay } from '../scripts/pool/labels.mjs';
 // @ts-expect-error plain ESM script without type declarations
 import { loadNever, neverReason, parseCsv } from '../scripts/pool/build.mjs';
 
@@ -68,6 +68,21 @@ describe('pool labels', () => {
     expect(sroieLabel(key, box).label.totalAmount).toBeUndefined();
     expect(sroieLabel(key, box).notes.join(' ')).toMatch(/before a rounding line/);
     expect(sroieLabel(key).label.totalAmount).toBe(26.82);
+  });
+
+  it('leaves out a SROIE total that its own transcript shows as a sub-total above an amount taken off', () => {
+    const row = (y: number, x: number, text: string) => `${x},${y},${x + 80},${y},${x + 80},${y + 20},${x},${y + 20},${text}`;
+    // label and amount in separate boxes of one line, as SROIE's transcripts often have them
+    const box = [row(100, 10, 'SUB-TOTAL :'), row(100, 300, '60.60'), row(130, 10, 'COUPON DISCOUNT :'), row(130, 300, '27.60'), row(160, 10, 'GRAND TOTAL :'), row(160, 300, '33.00'), row(190, 10, 'CASH'), row(190, 300, '50.00')].join('\n');
+    expect(totalAboveAmountToPay(box, 60.6)).toBe(true);
+    expect(totalAboveAmountToPay(box, 33)).toBe(false);
+    expect(sroieLabel({ company: 'A', date: '01/02/2018', total: '60.60' }, box).label.totalAmount).toBeUndefined();
+    // a lower "GRAND TOTAL" with nothing taken off between (a second receipt's total, a tax summary): the label stands
+    const noTaken = [row(100, 10, 'TOTAL'), row(100, 300, '60.60'), row(130, 10, 'GST 6%'), row(130, 300, '3.43'), row(160, 10, 'GRAND TOTAL'), row(160, 300, '33.00')].join('\n');
+    expect(totalAboveAmountToPay(noTaken, 60.6)).toBe(false);
+    // what is taken off printed below the amount to pay does not count: the order is the receipt's arithmetic
+    const after = [row(100, 300, '60.60'), row(160, 10, 'GRAND TOTAL'), row(160, 300, '33.00'), row(190, 300, '27.60')].join('\n');
+    expect(totalAboveAmountToPay(after, 60.6)).toBe(false);
   });
 
   it('derives an MC-OCR total only from a total keyword with one amount, never from cash handed over', () => {

@@ -90,7 +90,9 @@ export function wholeAmount(text) {
   return n > 0 ? n : undefined;
 }
 
-/** SROIE key file ({company, date, address, total}): Malaysian ringgit, dates day-first. */
+const cents = (v) => Math.round(v * 100);
+const cy = (b) => (b.y0 + b.y1) / 2;
+
 /**
  * Does the source's own transcript (SROIE's `data/box` rows: eight corner coordinates, then the text) show the
  * labelled total as the amount before cash rounding? True when the label is not a multiple of 0.05, a small
@@ -100,20 +102,8 @@ export function wholeAmount(text) {
  * and the total is left out (not scored, not trained on) rather than guessed.
  */
 export function totalBeforeRounding(boxCsv, total) {
-  const cents = (v) => Math.round(v * 100);
   if (cents(total) % 5 === 0) return false;
-  const boxes = String(boxCsv ?? '').split(/\r?\n/).map((l) => {
-    const parts = l.split(',');
-    if (parts.length < 9) return undefined;
-    const ys = [1, 3, 5, 7].map((i) => Number(parts[i]));
-    if (ys.some((y) => !Number.isFinite(y))) return undefined;
-    const text = parts.slice(8).join(',').trim();
-    const m = /^[^\d-]*?(-?\(?)\s*(\d+[.,]\d{2})\)?\s*(-?)\s*$/.exec(text);
-    if (!m) return undefined;
-    const v = Number(m[2].replace(',', '.'));
-    return { y0: Math.min(...ys), y1: Math.max(...ys), abs: v };
-  }).filter(Boolean);
-  const cy = (b) => (b.y0 + b.y1) / 2;
+  const boxes = amountBoxes(boxCsv);
   const printed = boxes.filter((b) => cents(b.abs) === cents(total));
   if (!printed.length) return false;
   const lowest = Math.max(...printed.map(cy));
@@ -124,6 +114,57 @@ export function totalBeforeRounding(boxCsv, total) {
   return false;
 }
 
+/**
+ * SROIE's `data/box` rows (eight corner coordinates, then the text) that end in an amount with two decimals:
+ * `{ y0, y1, abs, line }`, `line` being the text of every box on the same printed line (vertical centres
+ * within half a box's height), so that a label word and its amount in two boxes are read together.
+ */
+function amountBoxes(boxCsv) {
+  const all = String(boxCsv ?? '').split(/\r?\n/).map((l) => {
+    const parts = l.split(',');
+    if (parts.length < 9) return undefined;
+    const ys = [1, 3, 5, 7].map((i) => Number(parts[i]));
+    if (ys.some((y) => !Number.isFinite(y))) return undefined;
+    return { y0: Math.min(...ys), y1: Math.max(...ys), text: parts.slice(8).join(',').trim() };
+  }).filter(Boolean);
+  const out = [];
+  for (const b of all) {
+    const m = /^[^\d-]*?(-?\(?)\s*(\d{1,3}(?:,\d{3})+\.\d{2}|\d+[.,]\d{2})\)?\s*(-?)\s*$/.exec(b.text);
+    if (!m) continue;
+    const v = Number(/,\d{3}/.test(m[2]) ? m[2].replace(/,/g, '') : m[2].replace(',', '.'));
+    const half = (b.y1 - b.y0) / 2;
+    const line = all.filter((o) => Math.abs(cy(o) - cy(b)) <= half).map((o) => o.text).join(' ');
+    out.push({ y0: b.y0, y1: b.y1, abs: v, line });
+  }
+  return out;
+}
+
+/** A line that names the amount to pay after everything taken off: "GRAND TOTAL", "NETT TOTAL", "AMOUNT DUE", "TO BE PAID". */
+const AMOUNT_TO_PAY = /\b(?:GRAND|NETT?)\s*TOTAL|\bTOTAL\s*(?:AMOUNT|PAYABLE|DUE)\b|\bAMOUNT\s*(?:DUE|PAYABLE)\b|\bTO\s*BE\s*PAID\b/i;
+
+/**
+ * Does the source's own transcript show the labelled total as a sub-total that an amount taken off lowers?
+ * True when, below every printing of the label L, a line naming the amount to pay (AMOUNT_TO_PAY) prints a
+ * smaller amount P, and an amount D = L - P is printed between them: "SUB-TOTAL 60.60 / COUPON DISCOUNT 27.60
+ * / GRAND TOTAL 33.00" labelled 60.60. The receipt itself says the total is P, so the label is left out (not
+ * scored, not trained on) rather than corrected by a guess.
+ */
+export function totalAboveAmountToPay(boxCsv, total) {
+  const boxes = amountBoxes(boxCsv);
+  const printed = boxes.filter((b) => cents(b.abs) === cents(total));
+  if (!printed.length) return false;
+  const lowest = Math.max(...printed.map(cy));
+  for (const pay of boxes.filter((b) => b.y0 > lowest && AMOUNT_TO_PAY.test(b.line) && b.abs > 0 && cents(b.abs) < cents(total))) {
+    const taken = cents(total) - cents(pay.abs);
+    if (boxes.some((d) => cy(d) > lowest && cy(d) < cy(pay) && cents(d.abs) === taken)) return true;
+  }
+  return false;
+}
+
+/**
+ * SROIE key file ({company, date, address, total}): Malaysian ringgit, dates day-first. With the source's transcript
+ * (`boxCsv`), a total it contradicts (totalBeforeRounding, totalAboveAmountToPay) is left out.
+ */
 export function sroieLabel(key, boxCsv) {
   const label = {}, notes = [];
   if (key.company?.trim()) label.merchantName = key.company.trim();
@@ -132,6 +173,7 @@ export function sroieLabel(key, boxCsv) {
   if (d.date) label.date = d.date; else notes.push(d.note);
   const total = decimalAmount(key.total ?? '');
   if (total !== undefined && total > 0 && boxCsv !== undefined && totalBeforeRounding(boxCsv, total)) notes.push(`total: ${total} is the amount before a rounding line (data/box), the other convention: left out`);
+  else if (total !== undefined && total > 0 && boxCsv !== undefined && totalAboveAmountToPay(boxCsv, total)) notes.push(`total: ${total} is a sub-total above an amount taken off and a lower amount to pay (data/box): left out`);
   else if (total !== undefined && total > 0) label.totalAmount = total; else notes.push(`total: not one amount: ${JSON.stringify(key.total)}`);
   label.currency = 'MYR';
   notes.push('currency: MYR (SROIE receipts are Malaysian)', 'date: numeric dates read day-first (Malaysian convention)');
