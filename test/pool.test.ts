@@ -106,6 +106,16 @@ describe('pool labels', () => {
     expect(mixed.label.currency).toBeUndefined();
   });
 
+  it('leaves out a WildReceipt total that its boxes show before a rounding line', () => {
+    const at = (label: string, transcription: string, y: number) => ({ label, transcription, points: [[200, y + 16], [260, y + 16], [260, y], [200, y]] });
+    const boxes = [at('Total_value', '11.98', 100), at('Others', '0.02', 120), at('Others', '12.00', 140), at('Others', '20.00', 160)];
+    const r = wildreceiptLabel(boxes);
+    expect(r.label.totalAmount).toBeUndefined();
+    expect(r.notes.join(' ')).toMatch(/before a rounding line/);
+    // the same boxes without the rounding line: the label stands
+    expect(wildreceiptLabel(boxes.filter((b) => b.transcription !== '0.02')).label.totalAmount).toBe(11.98);
+  });
+
   it('reads quoted CSV fields with commas and newlines', () => {
     expect(parseCsv('a,b\n"x, y","line1\nline2"\n1,2\n')).toEqual([{ a: 'x, y', b: 'line1\nline2' }, { a: '1', b: '2' }]);
   });

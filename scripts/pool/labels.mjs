@@ -94,12 +94,13 @@ const cents = (v) => Math.round(v * 100);
 const cy = (b) => (b.y0 + b.y1) / 2;
 
 /**
- * Does the source's own transcript (SROIE's `data/box` rows: eight corner coordinates, then the text) show the
+ * Does the source's own transcript (amountBoxes: SROIE's `data/box` rows or WildReceipt's boxes) show the
  * labelled total as the amount before cash rounding? True when the label is not a multiple of 0.05, a small
  * amount r (0 < |r| <= 0.05, "0.02", "-0.02", "0.02-", "(0.02)") is printed below every printing of the label,
  * and below r the label moved by r is printed as a multiple of 0.05: "TOTAL 26.82 / Rounding -0.02 / Amount to
- * be paid 26.80". SROIE's keys mostly label the amount paid after rounding; such a label is the other convention,
- * and the total is left out (not scored, not trained on) rather than guessed.
+ * be paid 26.80". SROIE's keys mostly label the amount paid after rounding, WildReceipt's nearly always (3 of
+ * 398 totals are before a rounding line); such a label is the other convention, and the total is left out (not
+ * scored, not trained on) rather than guessed.
  */
 export function totalBeforeRounding(boxCsv, total) {
   if (cents(total) % 5 === 0) return false;
@@ -115,18 +116,23 @@ export function totalBeforeRounding(boxCsv, total) {
 }
 
 /**
- * SROIE's `data/box` rows (eight corner coordinates, then the text) that end in an amount with two decimals:
+ * A transcript's boxes that end in an amount with two decimals: SROIE's `data/box` rows (eight corner
+ * coordinates, then the text) or WildReceipt's boxes (`{ points: [[x, y] x4], transcription }`), as
  * `{ y0, y1, abs, line }`, `line` being the text of every box on the same printed line (vertical centres
  * within half a box's height), so that a label word and its amount in two boxes are read together.
  */
 function amountBoxes(boxCsv) {
-  const all = String(boxCsv ?? '').split(/\r?\n/).map((l) => {
+  const all = (Array.isArray(boxCsv) ? boxCsv.map((b) => {
+    const ys = (b.points ?? []).map((pt) => Number(pt[1]));
+    if (ys.length < 2 || ys.some((y) => !Number.isFinite(y))) return undefined;
+    return { y0: Math.min(...ys), y1: Math.max(...ys), text: String(b.transcription ?? '').trim() };
+  }) : String(boxCsv ?? '').split(/\r?\n/).map((l) => {
     const parts = l.split(',');
     if (parts.length < 9) return undefined;
     const ys = [1, 3, 5, 7].map((i) => Number(parts[i]));
     if (ys.some((y) => !Number.isFinite(y))) return undefined;
     return { y0: Math.min(...ys), y1: Math.max(...ys), text: parts.slice(8).join(',').trim() };
-  }).filter(Boolean);
+  })).filter(Boolean);
   const out = [];
   for (const b of all) {
     const m = /^[^\d-]*?(-?\(?)\s*(\d{1,3}(?:,\d{3})+\.\d{2}|\d+[.,]\d{2})\)?\s*(-?)\s*$/.exec(b.text);
@@ -218,7 +224,8 @@ const CURRENCY_MARKS = [
 /**
  * One WildReceipt annotation (boxes of {label, transcription}): total, tax and date from their value boxes;
  * the currency only where the boxes print exactly one currency's mark; numeric dates whose day and month
- * could swap are left out (the set's receipts come from many countries).
+ * could swap are left out (the set's receipts come from many countries), and so is a total the boxes show
+ * before a rounding line (totalBeforeRounding).
  */
 export function wildreceiptLabel(boxes) {
   const of = (k) => boxes.filter((b) => b.label === k).map((b) => String(b.transcription).trim()).filter(Boolean);
@@ -231,8 +238,10 @@ export function wildreceiptLabel(boxes) {
   if (d.date) label.date = d.date; else notes.push(d.note);
   for (const [field, kind] of [['totalAmount', 'Total_value'], ['taxAmount', 'Tax_value']]) {
     const vals = of(kind).map(decimalAmount);
-    if (vals.length && vals.every((v) => v !== undefined) && new Set(vals).size === 1 && vals[0] > 0) label[field] = vals[0];
-    else if (vals.length) notes.push(`${field}: ${kind} boxes ${JSON.stringify(of(kind))} are not one amount`);
+    if (vals.length && vals.every((v) => v !== undefined) && new Set(vals).size === 1 && vals[0] > 0) {
+      if (field === 'totalAmount' && totalBeforeRounding(boxes, vals[0])) notes.push(`total: ${vals[0]} is the amount before a rounding line (the boxes), the other convention: left out`);
+      else label[field] = vals[0];
+    } else if (vals.length) notes.push(`${field}: ${kind} boxes ${JSON.stringify(of(kind))} are not one amount`);
   }
   const all = boxes.map((b) => String(b.transcription)).join(' ');
   const marks = [...new Set(CURRENCY_MARKS.filter(([re]) => re.test(all)).map(([, c]) => c))];
