@@ -98,8 +98,8 @@ const cy = (b) => (b.y0 + b.y1) / 2;
  * labelled total as the amount before cash rounding? True when the label is not a multiple of 0.05, a small
  * amount r (0 < |r| <= 0.05, "0.02", "-0.02", "0.02-", "(0.02)") is printed below every printing of the label,
  * and below r the label moved by r is printed as a multiple of 0.05: "TOTAL 26.82 / Rounding -0.02 / Amount to
- * be paid 26.80". SROIE's keys mostly label the amount paid after rounding, WildReceipt's nearly always (3 of
- * 398 totals are before a rounding line); such a label is the other convention, and the total is left out (not
+ * be paid 26.80". SROIE's keys mostly label the amount paid after rounding, in WildReceipt only 3 of 398
+ * totals are before a rounding line; such a label is the other convention, and the total is left out (not
  * scored, not trained on) rather than guessed.
  */
 export function totalBeforeRounding(boxCsv, total) {
