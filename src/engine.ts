@@ -45,6 +45,7 @@ import { detectFraud } from './fraud/index.js';
 import { readPageCodes } from './codes/index.js';
 import type { CodesReading } from './codes/index.js';
 import { applyFiscalFacts } from './resolve/fiscal.js';
+import { lookupIp } from './geoip/index.js';
 import type { Extraction } from './contract/extraction.js';
 import type { Enrichment, EnrichmentOutput } from './enrich/index.js';
 import { documentTypeOf } from './classify/index.js';
@@ -79,6 +80,23 @@ export interface Engine {
   readonly closed: boolean;
   /** Terminates the OCR workers and closes the store; later calls reject with ENGINE_CLOSED. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * The country of the caller's `ipAddress` (src/geoip), which the locale weighs as it weighs `near`
+ * (issue 50: a currency nothing on the page settles is taken from the caller's place, below 0.9); none with
+ * `near` (the caller named the place), a private or unknown address, or without the optional GeoIP
+ * package (then a warning: simple results never needed it, and verbose ones fail on their location).
+ */
+function callerCountry(opts: Pick<ExtractOptions, 'ipAddress' | 'near'>): { country?: string; warning?: string } {
+  if (!opts.ipAddress || opts.near) return {};
+  try {
+    const code = lookupIp(opts.ipAddress).location?.country?.iso_code;
+    return code ? { country: code } : {};
+  } catch (e) {
+    if (isReceiptKitError(e) && e.code === 'FEATURE_DISABLED') return { warning: `ipAddress: not used for the currency and the country (${e.message})` };
+    throw e;
+  }
 }
 
 /** What a call knows before OCR: its refresh keys, the content hash and a stored answer, if any. */
@@ -225,11 +243,14 @@ class ReceiptEngine implements Engine {
 
     const langs = resolveLanguages(opts.language, this.options.langPath);
     warnings.push(...langs.warnings);
+    const caller = callerCountry(opts);
+    if (caller.warning) warnings.push(caller.warning);
     const fieldContext = {
       extractTime: opts.extractTime,
       extractLineItems: opts.extractLineItems,
       ...(opts.language ? { language: opts.language } : {}),
       ...(opts.near ? { near: opts.near } : {}),
+      ...(caller.country ? { callerCountry: caller.country } : {}),
       ...(opts.ignoreMerchantName ? { ignoreMerchantName: opts.ignoreMerchantName } : {}),
       ...(this.options.ranking ? { ranking: this.options.ranking } : {}),
     };
@@ -392,6 +413,7 @@ class ReceiptEngine implements Engine {
       extractTime: opts.extractTime,
       extractLineItems: kind === 'simple' ? false : opts.extractLineItems,
       language: opts.language, near: opts.near, ignoreMerchantName: opts.ignoreMerchantName, ipAddress: opts.ipAddress,
+      callerCountry: callerCountry(opts).country,
       detectFraud: opts.detectFraud,
       readCodes: opts.readCodes,
       enrichment: await this.enrichment.resultKey(),

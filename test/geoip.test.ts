@@ -186,6 +186,21 @@ describe('engine: ipAddress adds the root location', () => {
     expect((await engine.usage()).totals.total).toBe(before);
   });
 
+  it('a country and currency the page does not settle are taken from the ipAddress\'s country, below 0.9; `near` before it', async () => {
+    const bare = makePdf([{ lines: [{ text: 'MARKET', x: 40, y: 60, size: 14 }, { text: 'TOTAL 19.75', x: 40, y: 90, size: 10 }] }]);
+    const without = await engine.extract(bare, { verbose: true });
+    expect(without.currencyCode?.data).not.toBe('GBP');
+    const gb = await engine.extract(bare, { verbose: true, ipAddress: '81.2.69.142' });
+    expect(gb.currencyCode?.data).toBe('GBP');
+    expect(gb.currencyCode!.confidenceLevel).toBeLessThan(0.9);
+    // simple results have no location, but the country the fields were weighed with
+    const simple = await engine.extract(bare, { ipAddress: '81.2.69.142' });
+    expect(simple.merchantCountryCode).toMatchObject({ data: 'GB' });
+    expect(simple.merchantCountryCode!.confidenceLevel).toBeLessThan(0.9);
+    const named = await engine.extract(bare, { verbose: true, ipAddress: '81.2.69.142', near: 'Polska' });
+    expect(named.currencyCode?.data).toBe('PLN');
+  });
+
   it('a stored result is reused only for the same ipAddress', async () => {
     const a = await engine.extract(pdf, { verbose: true, ipAddress: '8.8.8.8' });
     const b = await engine.extract(pdf, { verbose: true, ipAddress: '81.2.69.142' });

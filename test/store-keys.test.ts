@@ -12,6 +12,10 @@ describe('refresh keys', () => {
     expect(extractionKey({ ...base, readCodes: true })).toBe(extractionKey(base));
     expect(resultKey('verbose', { ...base, detectFraud: false })).not.toBe(resultKey('verbose', base));
     expect(resultKey('simple', { ...base, detectFraud: false })).toBe(resultKey('simple', base));
+    // the ipAddress's country the fields were weighed with changes what is read; none keeps the old key
+    expect(extractionKey({ ...base, callerCountry: 'GB' })).not.toBe(extractionKey(base));
+    expect(extractionKey({ ...base, callerCountry: 'GB' })).not.toBe(extractionKey({ ...base, callerCountry: 'PL' }));
+    expect(extractionKey({ ...base, callerCountry: undefined })).toBe(extractionKey(base));
   });
 
   it('results stored before codes, documentType and language (version 1) are not reused', () => {

@@ -92,12 +92,17 @@ function placeSettlesCurrency(locale: Locale, currency: string): boolean {
     && locale.currencyCues?.own === currency && !knownFromSignsOnly(top, locale.currencyCues.symbolScore);
 }
 
+/** The caller's options the locale weighs (inferLocale's hints): `near`, `language`, the `ipAddress`'s country. */
+function localeHints(ctx: Pick<FieldContext, 'near' | 'language' | 'callerCountry'>): { near?: string; language?: string; callerCountry?: string } {
+  return { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}), ...(ctx.callerCountry ? { callerCountry: ctx.callerCountry } : {}) };
+}
+
 /**
  * The document's tax weighed against `total`, a total another reading gave (read/combine.ts): the tax
  * rules run on this document's lines with that total, its evidence ending `at-combined-total`.
  */
-export function taxAtTotal(doc: Document, ctx: Pick<FieldContext, 'near' | 'language' | 'ranking'>, total: number): { tax: Located<number>; evidence: string[] } | undefined {
-  const locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
+export function taxAtTotal(doc: Document, ctx: Pick<FieldContext, 'near' | 'language' | 'ranking' | 'callerCountry'>, total: number): { tax: Located<number>; evidence: string[] } | undefined {
+  const locale = inferLocale(doc, localeHints(ctx));
   const moneyFacts = findMoney(doc, locale);
   const taxModel = rankingModel('tax', ctx.ranking);
   const chosen = resolveTaxAt(moneyFacts, { wholeCurrency: locale.wholeCurrency, lineCount: doc.lines.length, ...(taxModel ? { taxModel } : {}) }, total);
@@ -108,7 +113,7 @@ export function taxAtTotal(doc: Document, ctx: Pick<FieldContext, 'near' | 'lang
 
 /** Extracts every field of the contract from a Document. */
 export function extractFields(doc: Document, ctx: FieldContext): FieldResults {
-  const locale: Locale = inferLocale(doc, { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}) });
+  const locale: Locale = inferLocale(doc, localeHints(ctx));
   const now = ctx.now ?? new Date();
   const currency = locale.currency || undefined;
 

@@ -139,6 +139,8 @@ export interface FieldContext {
   language?: string;
   /** `near` option: "city, state, country". */
   near?: string;
+  /** The country (ISO 3166 alpha-2) of the caller's `ipAddress` (src/geoip), weighed as `near` is when `near` names no country. */
+  callerCountry?: string;
   extractTime: boolean;
   /** Name never to return as the merchant. */
   ignoreMerchantName?: string;

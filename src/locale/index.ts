@@ -318,7 +318,7 @@ function priorConventions(printedCurrency: string | undefined, language: string 
 }
 
 /** Infers the locale of a document. */
-export function inferLocale(doc: Document, hints: { near?: string; language?: string } = {}): Locale {
+export function inferLocale(doc: Document, hints: { near?: string; language?: string; callerCountry?: string } = {}): Locale {
   const score: Record<string, number> = {};
   const evidence: string[] = [];
   const currencyVotes: Record<string, number> = {};
@@ -353,8 +353,11 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const style = numberStyle(text);
   wholeGroupsCue(style, score, symbolScore, evidence);
 
-  const nearCountry = countryFromNear(hints.near);
-  if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + NEAR_WEIGHT; evidence.push(`near:${nearCountry}`); }
+  // the caller's place: `near`, else the country of the caller's `ipAddress` (weighed alike: where the caller is)
+  const named = countryFromNear(hints.near);
+  const fromIp = !named && hints.callerCountry && countryConventions(hints.callerCountry.toUpperCase()) ? hints.callerCountry.toUpperCase() : undefined;
+  const nearCountry = named ?? fromIp;
+  if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + NEAR_WEIGHT; evidence.push(`${named ? 'near' : 'ip-address'}:${nearCountry}`); }
   const langCountry = hints.language ? LANGUAGE_COUNTRY[hints.language.toLowerCase()] : undefined;
   if (langCountry) { score[langCountry] = (score[langCountry] ?? 0) + 1.5; evidence.push(`language:${langCountry}`); }
   // the words of a language printed in one country only ("HOA DON", "TONG TIEN", "CAM ON": Vietnam)
@@ -418,7 +421,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
 }
 
 /**
- * The caller's place (`near`) weighs as much as a place the page prints (a city beside its postcode, a number
+ * The caller's place (`near`, or the country of `ipAddress`) weighs as much as a place the page prints (a city beside its postcode, a number
  * in international format, WORLD_WEIGHTS), so that the page's own evidence wins over it, and a page that
  * says nothing takes it (issue 50: the currency never guessed).
  */

@@ -186,7 +186,7 @@ function withTax(f: FieldResults, tax: Located<number> | undefined, terms: strin
 }
 
 /** The extraction options that inform the locale (inferLocale's hints). */
-export interface LocaleHints { near?: string; language?: string }
+export interface LocaleHints { near?: string; language?: string; callerCountry?: string }
 
 /** Letters and digits only, upper case: "Harvard Gardens" and PaddleOCR's "HarvardGardens" are one name. */
 const squashName = (s: string): string => fold(s).replace(/[^A-Z0-9&]/g, '');

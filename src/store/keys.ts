@@ -20,6 +20,8 @@ export interface KeyOptions {
   near?: string | undefined;
   ignoreMerchantName?: string | undefined;
   ipAddress?: string | undefined;
+  /** The country of `ipAddress` the fields weighed (engine.ts callerCountry); undefined: none. */
+  callerCountry?: string | undefined;
   /** The codes on the pages were read (absent or true: yes). */
   readCodes?: boolean | undefined;
   /** Verbose results: the fraud checks were run (absent or true: yes). */
@@ -33,7 +35,8 @@ export function extractionKey(o: KeyOptions): string {
   return sha256({
     v: CACHE_VERSION, extractTime: o.extractTime, lineItems: o.extractLineItems,
     language: o.language ?? null, near: o.near ?? null, ignoreMerchantName: o.ignoreMerchantName ?? null,
-    // (only when off: the keys of scans stored before the option existed stay the same)
+    // (only when set, or off: the keys of scans stored before these existed stay the same)
+    ...(o.callerCountry ? { callerCountry: o.callerCountry } : {}),
     ...(o.readCodes === false ? { readCodes: false } : {}),
   });
 }

@@ -110,6 +110,24 @@ describe('the world\'s evidence in the locale', () => {
     expect(placed.evidence?.locale).not.toContain('country-from-caller-place');
   });
 
+  it('weighs the country of the caller\'s ipAddress as it weighs `near`, and `near` before it', () => {
+    const page = documentFromText('MARKET\nITEM 12,50\nTOTAL 19,75');
+    const ip = inferLocale(page, { callerCountry: 'PL' });
+    expect(ip.currency).toBe('PLN');
+    expect(ip.evidence).toContain('ip-address:PL');
+    expect(ip.evidence).toContain('country-from-caller-place');
+    expect(ip.countryConfidence).toBeLessThan(0.9);
+    // the caller named the place: the address's country is not weighed besides it
+    const named = inferLocale(page, { near: 'Lviv', callerCountry: 'PL' });
+    expect(named.currency).toBe('UAH');
+    expect(named.evidence.some((e) => e.startsWith('ip-address:'))).toBe(false);
+    // a code no country has is not a place
+    expect(inferLocale(page, { callerCountry: 'ZZ' }).countryCode).toBeUndefined();
+    // the page's own number wins over the address's country
+    const placed = extractFields(documentFromText('MARKET\nTel. +48 12 345 67 89\nTOTAL 19,75'), { callerCountry: 'DE', extractTime: false });
+    expect(placed.currencyCode?.value).toBe('PLN');
+  });
+
   it('loads the data once per process', () => {
     expect(worldData()).toBe(worldData());
   });
