@@ -28,6 +28,7 @@ import { same } from '../resolve/arithmetic.js';
 import { editDistance } from '../locale/keywords.js';
 import { fold } from '../fields/text.js';
 import { inferLocale } from '../locale/index.js';
+import { tapCombine } from '../resolve/model.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
@@ -70,8 +71,11 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     if (F !== fields) out = withTax(out, F.taxAmount, F.evidence?.taxAmount, F.taxWeighedAt);
     const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
-    if (!b) continue;
+    const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [] } : undefined);
+    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k]) } : {}), chosen }));
+    if (!b) { if (a) tap('first'); continue; }
     if (a && sameValue(a, b)) {
+      tap('both');
       const confidence = roundConfidence(Math.max(a.confidence, b.confidence, 1 - (1 - a.confidence) * (1 - b.confidence)));
       out = { ...out, [k]: { ...a, confidence }, evidence: note(k, [...(F.evidence?.[k] ?? []), `${tag}-agrees`]) };
       continue;
@@ -80,11 +84,13 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
     const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
     if (a && (firstOrder || (!orderTie && b.confidence <= a.confidence))) {
+      tap('first');
       out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(F.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
       continue;
     }
     const lineIndex = mapLine(doc, secondDoc, b.lineIndex);
-    if (lineIndex < 0) continue;
+    if (lineIndex < 0) { tap('first'); continue; }
+    tap('second');
     const confidence = a ? roundConfidence(Math.min(b.confidence, READERS_DISAGREE_CAP)) : b.confidence;
     out = { ...out, [k as Key]: { ...b, lineIndex, confidence }, evidence: note(k, [...(S.evidence?.[k] ?? []), a ? `${tag}-more-confident` : `${tag}-only`]) };
   }

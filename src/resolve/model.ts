@@ -16,3 +16,18 @@ export function tapCandidates(field: string, list: () => readonly TappedCandidat
   const candidates = list();
   for (const t of candidateTaps) t(field, candidates);
 }
+
+/** One reading's answer to a field where two readings are weighed (read/combine.ts): its value, confidence and evidence terms. */
+export interface TappedAnswer { value: unknown; confidence: number; terms: readonly string[] }
+/** Two readings weighed for one field: what each answered (absent: it read none) and which one stood. */
+export interface TappedCombine { tag: string; field: string; first?: TappedAnswer; second?: TappedAnswer; chosen: 'first' | 'second' | 'both' }
+export type CombineTap = (c: TappedCombine) => void;
+/** Listeners to each weighing of two readings (scripts/fit-fields.mjs records them: a learned choice between readings is fitted from them). */
+export const combineTaps: CombineTap[] = [];
+
+/** Tells the taps how two readings' answers to a field were weighed; `make` runs only when a tap listens. */
+export function tapCombine(make: () => TappedCombine): void {
+  if (!combineTaps.length) return;
+  const c = make();
+  for (const t of combineTaps) t(c);
+}

@@ -3,6 +3,8 @@ import { extractFields, taxAtTotal } from '../../src/extract/index.js';
 import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP, taxWeighedAgain } from '../../src/read/combine.js';
 import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../../src/resolve/dates.js';
 import { documentFromText } from '../../src/document/geometry.js';
+import { combineTaps } from '../../src/resolve/model.js';
+import type { TappedCombine } from '../../src/resolve/model.js';
 
 const ctx = { extractTime: false, extractLineItems: true, now: new Date('2024-06-01T00:00:00Z') };
 const read = (lines: string[]) => { const doc = documentFromText(lines.join('\n')); return { doc, fields: extractFields(doc, ctx) }; };
@@ -35,6 +37,21 @@ describe('two readings weighed', () => {
     expect(back.totalAmount?.value).toBe(18);
     expect(back.totalAmount!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
     expect(back.evidence?.totalAmount).toContain('second-reader-differs');
+  });
+
+  it('tells the taps what each reading answered and which stood (the data a learned choice between readings is fitted from)', () => {
+    const a = read([...HEAD, 'ITEM A 4.00', 'T0TAI 16.00', 'CASH 20.00']);
+    const b = read([...HEAD, 'ITEM A 4.00', 'TOTAL 18.00', 'CASH 20.00']);
+    const seen: TappedCombine[] = [];
+    const tap = (c: TappedCombine) => { seen.push(c); };
+    combineTaps.push(tap);
+    try { combineReadings(a.doc, a.fields, b.doc, b.fields); } finally { combineTaps.splice(combineTaps.indexOf(tap), 1); }
+    const total = seen.find((c) => c.field === 'totalAmount')!;
+    expect(total).toMatchObject({ tag: 'second-reader', chosen: 'second', second: { value: 18, confidence: b.fields.totalAmount!.confidence } });
+    expect(total.second!.terms).toEqual(b.fields.evidence?.totalAmount ?? []);
+    expect(seen.find((c) => c.field === 'date')?.chosen).toBe('both');
+    // no listener: nothing is built
+    expect(combineTaps).toHaveLength(0);
   });
 
   it('a field only the second reading has is taken as read', () => {
