@@ -99,7 +99,7 @@ export const engineOptionsSchema = z.strictObject({
   rereadBudget: z.number().min(0).max(20).optional(),
   /**
    * Read one-page images a second time with PaddleOCR (PP-OCRv4, ONNX, in process; src/ocr/paddle.ts)
-   * and weigh both readings' total, date, tax and items (src/fields/combine.ts). Default true; false
+   * and weigh both readings' total, date, tax and items (src/read/combine.ts). Default true; false
    * reads with tesseract alone (faster, less accurate). Without the runtime installed it is skipped with
    * a warning.
    */

