@@ -7,7 +7,7 @@
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
- *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...]
+ *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...] [--combines]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -96,6 +96,52 @@ function fileTop(gs, score) {
     if (!best || t.zt > best.zt) best = t;
   }
   return best;
+}
+
+/**
+ * The choice between two readings (read/combine.ts), from the recorded `combines`: where two readings'
+ * answers to a field differ and exactly one is right, how often the rule (the more confident reading stands)
+ * chose the right one, and how often a logistic choice fitted on the other sources' decisions would have:
+ * P(second right) from [confidence difference, each confidence, the weighing's tag, which of the two readings
+ * holds each evidence term seen at least 20 times]. The report of `--combines`.
+ */
+export function losoCombines(records, field) {
+  const key = { total: 'totalAmount', date: 'date', tax: 'taxAmount' }[field];
+  const right = (v, r) => (v === null || v === undefined ? false : field === 'date' ? RIGHT.date(String(v).slice(0, 10), r.gold) : RIGHT[field](v, r.gold));
+  const term = (t) => String(t).replace(/[:(].*$/, '');
+  const rows = [];
+  for (const r of records) {
+    if (!hasGold[field](r.gold)) continue;
+    for (const c of r.combines ?? []) {
+      if (c.field !== key || c.chosen === 'both' || !c.a || !c.b) continue;
+      const ra = right(c.a[0], r), rb = right(c.b[0], r);
+      if (ra === rb) continue;
+      rows.push({ ds: r.ds, tag: c.tag, ca: c.a[1], cb: c.b[1], ta: new Set(c.a[2].map(term)), tb: new Set(c.b[2].map(term)), chosen: c.chosen, rb });
+    }
+  }
+  const seen = new Map();
+  for (const x of rows) for (const t of new Set([...x.ta, ...x.tb])) seen.set(t, (seen.get(t) ?? 0) + 1);
+  const terms = [...seen].filter(([, n]) => n >= 20).map(([t]) => t).sort();
+  const tags = [...new Set(rows.map((x) => x.tag))].sort();
+  const feats = (x) => [1, x.cb - x.ca, x.ca, x.cb, ...tags.map((g) => (x.tag === g ? 1 : 0)), ...terms.map((t) => (x.tb.has(t) ? 1 : 0) - (x.ta.has(t) ? 1 : 0))];
+  const fitLogistic = (train, lam = 1) => {
+    const X = train.map(feats), y = train.map((x) => (x.rb ? 1 : 0));
+    const w = new Float64Array(X[0]?.length ?? 1);
+    for (let it = 0; it < 500; it++) {
+      const g = new Float64Array(w.length);
+      for (let i = 0; i < X.length; i++) { const p = sigmoid(X[i].reduce((a, v, j) => a + v * w[j], 0)); for (let j = 0; j < w.length; j++) g[j] += (p - y[i]) * X[i][j]; }
+      for (let j = 0; j < w.length; j++) w[j] -= (0.5 / Math.max(1, X.length)) * (g[j] + lam * w[j]);
+    }
+    return w;
+  };
+  const perSource = {};
+  for (const S of [...new Set(rows.map((x) => x.ds))].sort()) {
+    const train = rows.filter((x) => x.ds !== S), test = rows.filter((x) => x.ds === S);
+    const w = train.length ? fitLogistic(train) : undefined;
+    const learned = w ? test.filter((x) => (sigmoid(feats(x).reduce((a, v, j) => a + v * w[j], 0)) > 0.5) === x.rb).length : 0;
+    perSource[S] = { decisions: test.length, rule: test.filter((x) => (x.chosen === 'second') === x.rb).length, learned };
+  }
+  return { decisions: rows.length, terms, tags, perSource };
 }
 
 function losoField(field, records) {
@@ -297,6 +343,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log('reliability (held-out):', res.reliability.filter((b) => b.n).map((b) => `${b.group}: n ${b.n} conf ${b.meanConfidence} right ${b.right}`).join(' | '));
     const off = offGroups(res.reliability);
     console.log(`groups of >= 30 more than 5 points off: ${off.length ? off.map((b) => b.group).join(', ') : 'none'}`);
+  }
+  if (argv.includes('--combines')) {
+    report.combines = {};
+    for (const field of ['total', 'date', 'tax']) {
+      const res = losoCombines(records, field);
+      report.combines[field] = res;
+      console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
+      for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned} |`);
+    }
   }
   if (argv.includes('--calibration')) {
     const mod = await loadCalibrate();
