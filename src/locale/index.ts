@@ -353,11 +353,7 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
   const style = numberStyle(text);
   wholeGroupsCue(style, score, symbolScore, evidence);
 
-  // the caller's place: `near`, else the country of the caller's `ipAddress` (weighed alike: where the caller is)
-  const named = countryFromNear(hints.near);
-  const fromIp = !named && hints.callerCountry && countryConventions(hints.callerCountry.toUpperCase()) ? hints.callerCountry.toUpperCase() : undefined;
-  const nearCountry = named ?? fromIp;
-  if (nearCountry) { score[nearCountry] = (score[nearCountry] ?? 0) + NEAR_WEIGHT; evidence.push(`${named ? 'near' : 'ip-address'}:${nearCountry}`); }
+  const nearCountry = callerPlace(hints, score, evidence);
   const langCountry = hints.language ? LANGUAGE_COUNTRY[hints.language.toLowerCase()] : undefined;
   if (langCountry) { score[langCountry] = (score[langCountry] ?? 0) + 1.5; evidence.push(`language:${langCountry}`); }
   // the words of a language printed in one country only ("HOA DON", "TONG TIEN", "CAM ON": Vietnam)
@@ -428,6 +424,18 @@ export function inferLocale(doc: Document, hints: { near?: string; language?: st
 export const NEAR_WEIGHT = 3;
 /** How sure a country told by the caller's place alone is (callerPlaceOnly), and so its currency: below 0.9, saying it is not the page's. */
 export const CALLER_PLACE_CONFIDENCE = 0.6;
+
+/**
+ * The caller's place: the country `near` names, else the country of the caller's `ipAddress` (weighed alike,
+ * NEAR_WEIGHT: where the caller is), added to the scores with the evidence `near:XX` or `ip-address:XX`.
+ */
+function callerPlace(hints: { near?: string; callerCountry?: string }, score: Record<string, number>, evidence: string[]): string | undefined {
+  const named = countryFromNear(hints.near);
+  const code = hints.callerCountry?.toUpperCase();
+  const country = named ?? (code && countryConventions(code) ? code : undefined);
+  if (country) { score[country] = (score[country] ?? 0) + NEAR_WEIGHT; evidence.push(`${named ? 'near' : 'ip-address'}:${country}`); }
+  return country;
+}
 
 /** Is the first country the caller's place (`near`), with less than SIGNS_ONLY_BELOW from the page besides it and its signs? Noted as `country-from-caller-place`. */
 function callerPlaceOnly(top: [string, number], nearCountry: string | undefined, symbolScore: Record<string, number>, evidence: string[]): boolean {
