@@ -137,8 +137,9 @@ export function losoCombines(records, field) {
   const perSource = {};
   for (const S of [...new Set(rows.map((x) => x.ds))].sort()) {
     const train = rows.filter((x) => x.ds !== S), test = rows.filter((x) => x.ds === S);
+    // no other source has such a weighing: nothing to fit on (null, shown as '-')
     const w = train.length ? fitLogistic(train) : undefined;
-    const learned = w ? test.filter((x) => (sigmoid(feats(x).reduce((a, v, j) => a + v * w[j], 0)) > 0.5) === x.rb).length : 0;
+    const learned = w ? test.filter((x) => (sigmoid(feats(x).reduce((a, v, j) => a + v * w[j], 0)) > 0.5) === x.rb).length : null;
     perSource[S] = { decisions: test.length, rule: test.filter((x) => (x.chosen === 'second') === x.rb).length, learned };
   }
   return { decisions: rows.length, terms, tags, perSource };
@@ -350,7 +351,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       const res = losoCombines(records, field);
       report.combines[field] = res;
       console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
-      for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned} |`);
+      for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned ?? '-'} |`);
     }
   }
   if (argv.includes('--calibration')) {

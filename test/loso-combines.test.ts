@@ -26,5 +26,7 @@ describe('losoCombines', () => {
     expect(res.perSource.y).toMatchObject({ decisions: 7, rule: 6 });
     // fitted on x alone (the second always right) it takes the second reading on y: right once of 7
     expect(res.perSource.y.learned).toBe(1);
+    // a field no other source weighed: nothing to fit on
+    expect(losoCombines(records.filter((r) => r.ds === 'y'), 'total').perSource.y.learned).toBeNull();
   });
 });
