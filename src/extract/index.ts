@@ -12,7 +12,7 @@
  */
 import type { Document } from '../document/types.js';
 import { inferLocale, knownFromSignsOnly } from '../locale/index.js';
-import type { Locale } from '../locale/index.js';
+import type { Locale, LocaleHints } from '../locale/index.js';
 import { isoDate } from '../locale/dates.js';
 import { findMoney } from '../fields/amounts.js';
 import { findDateCandidates } from '../fields/dates.js';
@@ -93,7 +93,7 @@ function placeSettlesCurrency(locale: Locale, currency: string): boolean {
 }
 
 /** The caller's options the locale weighs (inferLocale's hints): `near`, `language`, the `ipAddress`'s country. */
-function localeHints(ctx: Pick<FieldContext, 'near' | 'language' | 'callerCountry'>): { near?: string; language?: string; callerCountry?: string } {
+function localeHints(ctx: Pick<FieldContext, 'near' | 'language' | 'callerCountry'>): LocaleHints {
   return { ...(ctx.near ? { near: ctx.near } : {}), ...(ctx.language ? { language: ctx.language } : {}), ...(ctx.callerCountry ? { callerCountry: ctx.callerCountry } : {}) };
 }
 

@@ -317,8 +317,11 @@ function priorConventions(printedCurrency: string | undefined, language: string 
   return { currency: printedCurrency ?? guess ?? '', dayFirst: !dollarEnglish && !monthFirstEnglish, decimalComma: euroOnly, wholeCurrency: false };
 }
 
+/** The caller's options the locale weighs: `near`, `language`, and the country of `ipAddress` (engine.ts callerCountry). */
+export interface LocaleHints { near?: string; language?: string; callerCountry?: string }
+
 /** Infers the locale of a document. */
-export function inferLocale(doc: Document, hints: { near?: string; language?: string; callerCountry?: string } = {}): Locale {
+export function inferLocale(doc: Document, hints: LocaleHints = {}): Locale {
   const score: Record<string, number> = {};
   const evidence: string[] = [];
   const currencyVotes: Record<string, number> = {};
@@ -429,7 +432,7 @@ export const CALLER_PLACE_CONFIDENCE = 0.6;
  * The caller's place: the country `near` names, else the country of the caller's `ipAddress` (weighed alike,
  * NEAR_WEIGHT: where the caller is), added to the scores with the evidence `near:XX` or `ip-address:XX`.
  */
-function callerPlace(hints: { near?: string; callerCountry?: string }, score: Record<string, number>, evidence: string[]): string | undefined {
+function callerPlace(hints: LocaleHints, score: Record<string, number>, evidence: string[]): string | undefined {
   const named = countryFromNear(hints.near);
   const code = hints.callerCountry?.toUpperCase();
   const country = named ?? (code && countryConventions(code) ? code : undefined);

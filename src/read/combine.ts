@@ -28,6 +28,7 @@ import { same } from '../resolve/arithmetic.js';
 import { editDistance } from '../locale/keywords.js';
 import { fold } from '../fields/text.js';
 import { inferLocale } from '../locale/index.js';
+import type { LocaleHints } from '../locale/index.js';
 import { tapCombine } from '../resolve/model.js';
 
 /** The readers disagree: the chosen value stays below this. */
@@ -190,9 +191,6 @@ function withTax(f: FieldResults, tax: Located<number> | undefined, terms: strin
   const { taxAmount: _terms, ...evidence } = f.evidence ?? {};
   return { ...rest, ...(tax ? { taxAmount: tax } : {}), ...(weighedAt !== undefined ? { taxWeighedAt: weighedAt } : {}), evidence: { ...evidence, ...(terms ? { taxAmount: terms } : {}) } };
 }
-
-/** The extraction options that inform the locale (inferLocale's hints). */
-export interface LocaleHints { near?: string; language?: string; callerCountry?: string }
 
 /** Letters and digits only, upper case: "Harvard Gardens" and PaddleOCR's "HarvardGardens" are one name. */
 const squashName = (s: string): string => fold(s).replace(/[^A-Z0-9&]/g, '');
