@@ -123,23 +123,16 @@ export function losoCombines(records, field) {
   for (const x of rows) for (const t of new Set([...x.ta, ...x.tb])) seen.set(t, (seen.get(t) ?? 0) + 1);
   const terms = [...seen].filter(([, n]) => n >= 20).map(([t]) => t).sort();
   const tags = [...new Set(rows.map((x) => x.tag))].sort();
-  const feats = (x) => [1, x.cb - x.ca, x.ca, x.cb, ...tags.map((g) => (x.tag === g ? 1 : 0)), ...terms.map((t) => (x.tb.has(t) ? 1 : 0) - (x.ta.has(t) ? 1 : 0))];
-  const fitLogistic = (train, lam = 1) => {
-    const X = train.map(feats), y = train.map((x) => (x.rb ? 1 : 0));
-    const w = new Float64Array(X[0]?.length ?? 1);
-    for (let it = 0; it < 500; it++) {
-      const g = new Float64Array(w.length);
-      for (let i = 0; i < X.length; i++) { const p = sigmoid(X[i].reduce((a, v, j) => a + v * w[j], 0)); for (let j = 0; j < w.length; j++) g[j] += (p - y[i]) * X[i][j]; }
-      for (let j = 0; j < w.length; j++) w[j] -= (0.5 / Math.max(1, X.length)) * (g[j] + lam * w[j]);
-    }
-    return w;
-  };
+  // named features, fitted by the project's logistic fit (Newton steps, no sign held) and scored by z
+  const names = ['confidence-difference', 'first-confidence', 'second-confidence', ...tags.map((g) => `tag:${g}`), ...terms.map((t) => `term:${t}`)];
+  const feats = (x) => Object.fromEntries([['confidence-difference', x.cb - x.ca], ['first-confidence', x.ca], ['second-confidence', x.cb], ...tags.map((g) => [`tag:${g}`, x.tag === g ? 1 : 0]), ...terms.map((t) => [`term:${t}`, (x.tb.has(t) ? 1 : 0) - (x.ta.has(t) ? 1 : 0)])]);
+  const vector = (f) => Float64Array.from([1, ...names.map((n) => f[n])]);
   const perSource = {};
   for (const S of [...new Set(rows.map((x) => x.ds))].sort()) {
     const train = rows.filter((x) => x.ds !== S), test = rows.filter((x) => x.ds === S);
     // no other source has such a weighing: nothing to fit on (null, shown as '-')
-    const w = train.length ? fitLogistic(train) : undefined;
-    const learned = w ? test.filter((x) => (sigmoid(feats(x).reduce((a, v, j) => a + v * w[j], 0)) > 0.5) === x.rb).length : null;
+    const beta = train.length ? fitSigned(train.map((x) => ({ x: vector(feats(x)), y: x.rb ? 1 : 0, w: 1 })), names, names.map(() => 0), 1).beta : undefined;
+    const learned = beta ? test.filter((x) => (z(beta, names, feats(x)) > 0) === x.rb).length : null;
     perSource[S] = { decisions: test.length, rule: test.filter((x) => (x.chosen === 'second') === x.rb).length, learned };
   }
   return { decisions: rows.length, terms, tags, perSource };
