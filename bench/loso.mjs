@@ -7,7 +7,7 @@
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
- *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] | --held FILE,...] [--combines]
+ *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] [--ranking fitted|default] | --held FILE,...] [--combines]
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -30,6 +30,7 @@ import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmo
 import { fitMap } from '../scripts/fit-calibration.mjs';
 import { fitBoosted, treesScore } from '../scripts/fit-boost.mjs';
 import { goldFor, scoreField } from './score.mjs';
+import { libraryFeatures, losoChoice } from '../scripts/fit-combine.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -96,46 +97,6 @@ function fileTop(gs, score) {
     if (!best || t.zt > best.zt) best = t;
   }
   return best;
-}
-
-/**
- * The choice between two readings (read/combine.ts), from the recorded `combines`: where two readings'
- * answers to a field differ and exactly one is right, how often the rule (the more confident reading stands)
- * chose the right one, and how often a logistic choice fitted on the other sources' decisions would have:
- * P(second right) from [confidence difference, each confidence, the weighing's tag, which of the two readings
- * holds each evidence term seen at least 20 times]. The report of `--combines`.
- */
-export function losoCombines(records, field) {
-  const key = { total: 'totalAmount', date: 'date', tax: 'taxAmount' }[field];
-  const right = (v, r) => (v === null || v === undefined ? false : field === 'date' ? RIGHT.date(String(v).slice(0, 10), r.gold) : RIGHT[field](v, r.gold));
-  const term = (t) => String(t).replace(/[:(].*$/, '');
-  const rows = [];
-  for (const r of records) {
-    if (!hasGold[field](r.gold)) continue;
-    for (const c of r.combines ?? []) {
-      if (c.field !== key || c.chosen === 'both' || !c.a || !c.b) continue;
-      const ra = right(c.a[0], r), rb = right(c.b[0], r);
-      if (ra === rb) continue;
-      rows.push({ ds: r.ds, tag: c.tag, ca: c.a[1], cb: c.b[1], ta: new Set(c.a[2].map(term)), tb: new Set(c.b[2].map(term)), chosen: c.chosen, rb });
-    }
-  }
-  const seen = new Map();
-  for (const x of rows) for (const t of new Set([...x.ta, ...x.tb])) seen.set(t, (seen.get(t) ?? 0) + 1);
-  const terms = [...seen].filter(([, n]) => n >= 20).map(([t]) => t).sort();
-  const tags = [...new Set(rows.map((x) => x.tag))].sort();
-  // named features, fitted by the project's logistic fit (Newton steps, no sign held) and scored by z
-  const names = ['confidence-difference', 'first-confidence', 'second-confidence', ...tags.map((g) => `tag:${g}`), ...terms.map((t) => `term:${t}`)];
-  const feats = (x) => Object.fromEntries([['confidence-difference', x.cb - x.ca], ['first-confidence', x.ca], ['second-confidence', x.cb], ...tags.map((g) => [`tag:${g}`, x.tag === g ? 1 : 0]), ...terms.map((t) => [`term:${t}`, (x.tb.has(t) ? 1 : 0) - (x.ta.has(t) ? 1 : 0)])]);
-  const vector = (f) => Float64Array.from([1, ...names.map((n) => f[n])]);
-  const perSource = {};
-  for (const S of [...new Set(rows.map((x) => x.ds))].sort()) {
-    const train = rows.filter((x) => x.ds !== S), test = rows.filter((x) => x.ds === S);
-    // no other source has such a weighing: nothing to fit on (null, shown as '-')
-    const beta = train.length ? fitSigned(train.map((x) => ({ x: vector(feats(x)), y: x.rb ? 1 : 0, w: 1 })), names, names.map(() => 0), 1).beta : undefined;
-    const learned = beta ? test.filter((x) => (z(beta, names, feats(x)) > 0) === x.rb).length : null;
-    perSource[S] = { decisions: test.length, rule: test.filter((x) => (x.chosen === 'second') === x.rb).length, learned };
-  }
-  return { decisions: rows.length, terms, tags, perSource };
 }
 
 function losoField(field, records) {
@@ -248,9 +209,11 @@ export function offGroups(table, min = 30) {
 
 /**
  * --engine: the engine itself leave-one-source-out. For each source, the field models are fitted on every
- * other source (scripts/fit-fields.mjs --train all --prior hand-set, penalty --lambda, default 1) into a copy
- * of the build (`dist` copied, `models` linked but for fields.json), and that source's files are extracted
- * by it (`ranking: 'fitted'`, the readings replayed from RK_OCR_CACHE, --shards processes). Returns the
+ * other source (scripts/fit-fields.mjs --train all --prior hand-set, penalty --lambda, default 1), and the
+ * choice between readings too (scripts/fit-combine.mjs), into a copy of the build (`dist` copied, `models`
+ * linked but for fields.json and combine.json), and that source's files are extracted
+ * by it (`ranking: 'fitted'`, or with --ranking default the build's default ranking; the readings
+ * replayed from RK_OCR_CACHE, --shards processes). Returns the
  * held-out records: the engine's final answers as a user would get them from a model that never saw the
  * source, beside the recorded records' (the build's default).
  */
@@ -274,15 +237,17 @@ async function engineLoso(records) {
     fs.rmSync(b, { recursive: true, force: true });
     fs.mkdirSync(path.join(b, 'models'), { recursive: true });
     fs.cpSync(dist, path.join(b, 'dist'), { recursive: true });
-    for (const e of fs.readdirSync(path.join(repo, 'models'))) if (e !== 'fields.json') fs.symlinkSync(path.join(repo, 'models', e), path.join(b, 'models', e));
+    for (const e of fs.readdirSync(path.join(repo, 'models'))) if (e !== 'fields.json' && e !== 'combine.json') fs.symlinkSync(path.join(repo, 'models', e), path.join(b, 'models', e));
     fs.symlinkSync(path.join(repo, 'node_modules'), path.join(b, 'node_modules'));
     fs.copyFileSync(path.join(repo, 'package.json'), path.join(b, 'package.json'));
     const lines = (f) => `${records.filter(f).map((r) => JSON.stringify(r)).join('\n')}\n`;
     fs.writeFileSync(path.join(b, 'train.jsonl'), lines((r) => r.ds !== S));
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
     await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), '--out', path.join(b, 'models', 'fields.json')]);
+    // the choice between readings fitted without the source too (scripts/fit-combine.mjs, the build's features)
+    await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
-    await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ranking: 'fitted' }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
+    await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ...(opt('ranking', 'fitted') === 'fitted' ? { ranking: 'fitted' } : {}) }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
     const mine = loadRecords(outs);
     held.push(...mine);
     console.log(`${S}: fitted without it, ${mine.length} files extracted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
@@ -340,8 +305,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   if (argv.includes('--combines')) {
     report.combines = {};
+    const features = await libraryFeatures();
     for (const field of ['total', 'date', 'tax']) {
-      const res = losoCombines(records, field);
+      const res = losoChoice(records, field, features);
       report.combines[field] = res;
       console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
       for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned ?? '-'} |`);

@@ -4,8 +4,10 @@
  * per field:
  * - both readings give the same value: two engines with different models read it alike; the
  *   confidence becomes that of either being right, 1 - (1 - a)(1 - b) (at least the higher of the two);
- * - they differ: the more confident reading's value stands (ties keep the first), held below 0.9, since
- *   one of the two engines read something else;
+ * - they differ: the value the fitted choice (resolve/combine-model.ts, models/combine.json) finds likelier
+ *   right stands (without a model the more confident one, ties keeping the first), held below 0.9, since
+ *   one of the two engines read something else; a date read in the other day/month order is settled by
+ *   the reading that showed its country more surely;
  * - only one has it: that one, as it is.
  * Line items come from the second reading when its items add up (itemsCheck) and the first's do not,
  * or the first's add up only within the check's tolerance and the second's closer. Otherwise the first's
@@ -30,6 +32,8 @@ import { fold } from '../fields/text.js';
 import { inferLocale } from '../locale/index.js';
 import type { LocaleHints } from '../locale/index.js';
 import { tapCombine } from '../resolve/model.js';
+import { choiceModel, preferSecond } from '../resolve/combine-model.js';
+import type { RankModel } from '../resolve/field-model.js';
 
 /** The readers disagree: the chosen value stays below this. */
 export const READERS_DISAGREE_CAP = 0.89;
@@ -66,6 +70,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   let out: FieldResults = fields;
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
   const [dateA, dateB] = inOneOrder(fields, second);
+  const choice = opts.choice ?? choiceModel;
   for (const k of opts.fields ?? COMBINED_FIELDS) {
     // the taxes after the totals: each weighed again against the combined total when its reading chose another
     const [F, S] = k === 'taxAmount' ? taxesAtTotal(doc, fields, secondDoc, second, out.totalAmount?.value, opts.taxAt) : [fields, second];
@@ -84,7 +89,8 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     // the same date read in the other day/month order: the reading whose page showed its country more surely decides
     const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
     const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
-    if (a && (firstOrder || (!orderTie && b.confidence <= a.confidence))) {
+    const firstStands = !!a && (orderTie ? firstOrder : !preferSecond(choice(k), tag, { confidence: a.confidence, terms: F.evidence?.[k] ?? [] }, { confidence: b.confidence, terms: S.evidence?.[k] ?? [] }));
+    if (a && firstStands) {
       tap('first');
       out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(F.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
       continue;
@@ -157,6 +163,8 @@ export interface CombineOptions {
   taxAt?: TaxAt;
   /** The caller's `near` and `language` options, for the currency counted on both readings. */
   hints?: LocaleHints;
+  /** The fitted choice between two differing values of a field; default: the installed one (resolve/combine-model.ts). */
+  choice?: (field: Key) => RankModel | undefined;
 }
 
 /** A document's tax and its evidence, its tax rules run with `total` (undefined: none is found). */

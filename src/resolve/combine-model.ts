@@ -1,0 +1,75 @@
+/**
+ * The choice between two readings' answers to a field (read/combine.ts), fitted on the training pool
+ * (issue 49): where two readings of one page give different values, a logistic model of which one is
+ * right, on named features of the two answers (their confidences, which pair of readings, and the
+ * evidence terms each has). scripts/fit-combine.mjs fits it from the weighings scripts/fit-fields.mjs
+ * records (`combines`), on the weighings where exactly one of the two values is right, and writes
+ * models/combine.json; bench/loso.mjs --combines scores the same fit held out per source.
+ * Without the file the more confident answer stands (the rule the model replaced).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { modelScore } from './field-model.js';
+import type { RankModel } from './field-model.js';
+
+/** One reading's answer as the choice sees it. */
+export interface ChoiceAnswer { confidence: number; terms: readonly string[] }
+
+/** The fitted choice: per field (totalAmount, date, taxAmount), weights of the features below; `bias` is the intercept. */
+export interface ChoiceModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
+
+/** An evidence term's name without its details ("label:TOTAL(0.9)" -> "label"). */
+export const termName = (t: string): string => t.replace(/[:(].*$/, '');
+
+/**
+ * The features of one weighing, positive toward the second answer: the confidence difference and each
+ * confidence, the pair of readings (`tag:<tag>`), and per evidence term whether only the second answer has
+ * it (+1), only the first (-1) or both or neither (0). The fit script computes them with this function.
+ */
+export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceAnswer): Record<string, number> {
+  const f: Record<string, number> = {
+    bias: 1,
+    'confidence-difference': second.confidence - first.confidence,
+    'first-confidence': first.confidence,
+    'second-confidence': second.confidence,
+    [`tag:${tag}`]: 1,
+  };
+  const a = new Set(first.terms.map(termName)), b = new Set(second.terms.map(termName));
+  for (const t of new Set([...a, ...b])) {
+    const d = (b.has(t) ? 1 : 0) - (a.has(t) ? 1 : 0);
+    if (d) f[`term:${t}`] = d;
+  }
+  return f;
+}
+
+/** The second answer is the likelier right one: the model's log-odds above 0, or without a model the second more confident. */
+export function preferSecond(model: RankModel | undefined, tag: string, first: ChoiceAnswer, second: ChoiceAnswer): boolean {
+  if (!model) return second.confidence > first.confidence;
+  return modelScore(model, choiceFeatures(tag, first, second)) > 0;
+}
+
+/** A model file checked: every weight a finite number. Throws on a malformed file (a packaging fault, not a user's). */
+export function checkChoiceModels(m: unknown): ChoiceModels {
+  const o = m as ChoiceModels;
+  if (!o || o.version !== 1 || typeof o.fields !== 'object' || o.fields === null) throw new Error('models/combine.json: not a version 1 choice model');
+  for (const [field, fm] of Object.entries(o.fields)) {
+    if (!fm || typeof fm.weights !== 'object' || fm.weights === null) throw new Error(`models/combine.json: ${field} has no weights`);
+    for (const [k, w] of Object.entries(fm.weights)) if (typeof w !== 'number' || !Number.isFinite(w)) throw new Error(`models/combine.json: ${field}.${k} is not a number`);
+  }
+  return o;
+}
+
+let cached: ChoiceModels | null | undefined;
+
+/** The installed choice for a field (models/combine.json, read once), or undefined when there is none. */
+export function choiceModel(field: string): RankModel | undefined {
+  if (cached === undefined) {
+    try {
+      cached = checkChoiceModels(JSON.parse(readFileSync(fileURLToPath(new URL('../../models/combine.json', import.meta.url)), 'utf8')));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      cached = null;
+    }
+  }
+  return cached?.fields[field];
+}
