@@ -47,7 +47,8 @@ export function choiceRows(records, field, features) {
       if (field === 'date' && swapped(c.a[0], c.b[0])) continue;
       const ra = right(c.a[0], r), rb = right(c.b[0], r);
       if (ra === rb) continue;
-      rows.push({ ds: r.ds, tag: c.tag, f: features(c.tag, { confidence: c.a[1], terms: c.a[2] }, { confidence: c.b[1], terms: c.b[2] }), chosen: c.chosen, second: rb });
+      const f = features(c.tag, { confidence: c.a[1], terms: c.a[2], reading: c.a[3] }, { confidence: c.b[1], terms: c.b[2], reading: c.b[3] }, { paper: !!c.paper });
+      rows.push({ ds: r.ds, tag: c.tag, f, chosen: c.chosen, second: rb });
     }
   }
   return rows;

@@ -13,6 +13,10 @@ describe('choiceFeatures', () => {
   it('gives the confidences, the pair of readings and the terms only one answer has, signed toward the second', () => {
     const f = choiceFeatures('own-language', { confidence: 0.8, terms: ['label:TOTAL(0.9)', 'paid-change'] }, { confidence: 0.6, terms: ['label:GRAND TOTAL', 'arithmetic:items'] });
     expect(f).toEqual({ bias: 1, 'confidence-difference': expect.closeTo(-0.2, 6), 'first-confidence': 0.8, 'second-confidence': 0.6, 'tag:own-language': 1, 'term:paid-change': -1, 'term:arithmetic': 1 });
+    // how well each reader read the page, and a photo whose paper was found
+    const g = choiceFeatures('second-reader', { confidence: 0.8, terms: [], reading: 0.7 }, { confidence: 0.6, terms: [], reading: 0.9 }, { paper: true });
+    expect(g).toMatchObject({ 'first-reading': 0.7, 'second-reading': 0.9, 'reading-difference': expect.closeTo(0.2, 6), 'paper-found': 1 });
+    expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { paper: false })).not.toHaveProperty('paper-found');
   });
 
   it('without a model the more confident answer stands; with one its log-odds decide', () => {

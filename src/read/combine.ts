@@ -71,14 +71,16 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
   const [dateA, dateB] = inOneOrder(fields, second);
   const choice = opts.choice ?? choiceModel;
+  const readings = [readingConfidence(doc), readingConfidence(secondDoc)] as const;
+  const page = { paper: !!doc.pages[0]?.paper };
   for (const k of opts.fields ?? COMBINED_FIELDS) {
     // the taxes after the totals: each weighed again against the combined total when its reading chose another
     const [F, S] = k === 'taxAmount' ? taxesAtTotal(doc, fields, secondDoc, second, out.totalAmount?.value, opts.taxAt) : [fields, second];
     if (F !== fields) out = withTax(out, F.taxAmount, F.evidence?.taxAmount, F.taxWeighedAt);
     const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
-    const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [] } : undefined);
-    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k]) } : {}), chosen }));
+    const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined, reading: number) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [], reading } : undefined);
+    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings[1]) } : {}), chosen, paper: page.paper }));
     if (!b) { if (a) tap('first'); continue; }
     if (a && sameValue(a, b)) {
       tap('both');
@@ -89,7 +91,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     // the same date read in the other day/month order: the reading whose page showed its country more surely decides
     const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
     const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
-    const firstStands = !!a && (orderTie ? firstOrder : !preferSecond(choice(k), tag, { confidence: a.confidence, terms: F.evidence?.[k] ?? [] }, { confidence: b.confidence, terms: S.evidence?.[k] ?? [] }));
+    const firstStands = !!a && (orderTie ? firstOrder : !preferSecond(choice(k), tag, { confidence: a.confidence, terms: F.evidence?.[k] ?? [], reading: readings[0] }, { confidence: b.confidence, terms: S.evidence?.[k] ?? [], reading: readings[1] }, page));
     if (a && firstStands) {
       tap('first');
       out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(F.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
@@ -288,6 +290,13 @@ function currencyFromSecond(doc: Document, fields: FieldResults, secondDoc: Docu
   }
   const confidence = b.confidence >= 0.9 ? roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) : a.confidence;
   return { ...fields, currencyCode: { ...a, confidence }, evidence: { ...fields.evidence, currencyCode: [...(fields.evidence?.currencyCode ?? []), `${tag}-differs`] } };
+}
+
+/** The mean OCR confidence of a reading's words (0 when it has none). */
+function readingConfidence(doc: Document): number {
+  let n = 0, sum = 0;
+  for (const line of doc.lines) for (const w of line.words) { n++; sum += w.confidence; }
+  return n ? Math.round((sum / n) * 1000) / 1000 : 0;
 }
 
 /** The first document's line overlapping line `i` of the second reading most (-1 when none). */

@@ -12,21 +12,26 @@ import { fileURLToPath } from 'node:url';
 import { modelScore } from './field-model.js';
 import type { RankModel } from './field-model.js';
 
-/** One reading's answer as the choice sees it. */
-export interface ChoiceAnswer { confidence: number; terms: readonly string[] }
+/** One reading's answer as the choice sees it: its confidence, its evidence terms, and the mean OCR confidence of its reading's words. */
+export interface ChoiceAnswer { confidence: number; terms: readonly string[]; reading?: number | undefined }
+
+/** What the choice knows of the page: a photo whose paper was found in it (document Page.paper). */
+export interface ChoicePage { paper?: boolean | undefined }
 
 /** The fitted choice: per field (totalAmount, date, taxAmount), weights of the features below; `bias` is the intercept. */
 export interface ChoiceModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
-/** An evidence term's name without its details ("label:TOTAL(0.9)" -> "label"). */
-export const termName = (t: string): string => t.replace(/[:(].*$/, '');
+/** An evidence term's name without its details ("label:TOTAL(0.9)" -> "label", "score=7.21" -> "score"). */
+export const termName = (t: string): string => t.replace(/[:(=@].*$/, '');
 
 /**
  * The features of one weighing, positive toward the second answer: the confidence difference and each
- * confidence, the pair of readings (`tag:<tag>`), and per evidence term whether only the second answer has
- * it (+1), only the first (-1) or both or neither (0). The fit script computes them with this function.
+ * confidence, the pair of readings (`tag:<tag>`), each reading's mean word confidence and their difference
+ * (how well each reader read this page), whether the page is a photo whose paper was found, and per
+ * evidence term whether only the second answer has it (+1), only the first (-1) or both or neither (0).
+ * The fit script computes them with this function.
  */
-export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceAnswer): Record<string, number> {
+export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceAnswer, page: ChoicePage = {}): Record<string, number> {
   const f: Record<string, number> = {
     bias: 1,
     'confidence-difference': second.confidence - first.confidence,
@@ -34,6 +39,12 @@ export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceA
     'second-confidence': second.confidence,
     [`tag:${tag}`]: 1,
   };
+  if (first.reading !== undefined && second.reading !== undefined) {
+    f['first-reading'] = first.reading;
+    f['second-reading'] = second.reading;
+    f['reading-difference'] = second.reading - first.reading;
+  }
+  if (page.paper) f['paper-found'] = 1;
   const a = new Set(first.terms.map(termName)), b = new Set(second.terms.map(termName));
   for (const t of new Set([...a, ...b])) {
     const d = (b.has(t) ? 1 : 0) - (a.has(t) ? 1 : 0);
@@ -43,9 +54,9 @@ export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceA
 }
 
 /** The second answer is the likelier right one: the model's log-odds above 0, or without a model the second more confident. */
-export function preferSecond(model: RankModel | undefined, tag: string, first: ChoiceAnswer, second: ChoiceAnswer): boolean {
+export function preferSecond(model: RankModel | undefined, tag: string, first: ChoiceAnswer, second: ChoiceAnswer, page: ChoicePage = {}): boolean {
   if (!model) return second.confidence > first.confidence;
-  return modelScore(model, choiceFeatures(tag, first, second)) > 0;
+  return modelScore(model, choiceFeatures(tag, first, second, page)) > 0;
 }
 
 /** A model file checked: every weight a finite number. Throws on a malformed file (a packaging fault, not a user's). */

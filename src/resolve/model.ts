@@ -17,10 +17,10 @@ export function tapCandidates(field: string, list: () => readonly TappedCandidat
   for (const t of candidateTaps) t(field, candidates);
 }
 
-/** One reading's answer to a field where two readings are weighed (read/combine.ts): its value, confidence and evidence terms. */
-export interface TappedAnswer { value: unknown; confidence: number; terms: readonly string[] }
-/** Two readings weighed for one field: what each answered (absent: it read none) and which one stood. */
-export interface TappedCombine { tag: string; field: string; first?: TappedAnswer; second?: TappedAnswer; chosen: 'first' | 'second' | 'both' }
+/** One reading's answer to a field where two readings are weighed (read/combine.ts): its value, confidence, evidence terms and its reading's mean word confidence. */
+export interface TappedAnswer { value: unknown; confidence: number; terms: readonly string[]; reading?: number }
+/** Two readings weighed for one field: what each answered (absent: it read none), which one stood, and whether the page is a photo whose paper was found. */
+export interface TappedCombine { tag: string; field: string; first?: TappedAnswer; second?: TappedAnswer; chosen: 'first' | 'second' | 'both'; paper?: boolean }
 export type CombineTap = (c: TappedCombine) => void;
 /** Listeners to each weighing of two readings (scripts/fit-fields.mjs records them: a learned choice between readings is fitted from them). */
 export const combineTaps: CombineTap[] = [];

@@ -49,6 +49,10 @@ describe('two readings weighed', () => {
     const total = seen.find((c) => c.field === 'totalAmount')!;
     expect(total).toMatchObject({ tag: 'second-reader', chosen: 'second', second: { value: 18, confidence: b.fields.totalAmount!.confidence } });
     expect(total.second!.terms).toEqual(b.fields.evidence?.totalAmount ?? []);
+    // each reading's words' mean OCR confidence
+    const words = a.doc.lines.flatMap((l) => l.words);
+    expect(total.first!.reading).toBeCloseTo(words.reduce((s, w) => s + w.confidence, 0) / words.length, 3);
+    expect(total.paper).toBe(false);
     expect(seen.find((c) => c.field === 'date')?.chosen).toBe('both');
     // no listener: nothing is built
     expect(combineTaps).toHaveLength(0);
