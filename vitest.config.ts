@@ -17,7 +17,7 @@ export const OCR_TESTS = [
   'test/lifecycle.test.ts', 'test/ocr.test.ts', 'test/paddle.test.ts', 'test/pdf-images.test.ts',
   'test/pdf-thread.test.ts', 'test/process.test.ts', 'test/quiet.test.ts', 'test/similarity.test.ts',
   'test/validate.test.ts', 'test/resolve/calibration.test.ts', 'test/read/faint-ink.test.ts', 'test/read/fast.test.ts',
-  'test/read/load-determinism.test.ts', 'test/read/orientation-axis.test.ts',
+  'test/read/load-determinism.test.ts', 'test/read/orientation-axis.test.ts', 'test/script-detect.test.ts',
   // the other pixel readers, on drawn pages and photos: the barcode decoder (zxing-wasm), the paper finder
   'test/codes-decode.test.ts', 'test/paper.test.ts',
 ];

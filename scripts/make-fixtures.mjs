@@ -2,7 +2,8 @@
 // Generates the synthetic fixtures in fixtures/: receipts and invoices with known values, rendered from text
 // with sharp (SVG -> PNG/JPEG) and hand-written PDF syntax. Deterministic: the same inputs give the same bytes
 // (with the same sharp/libvips and fonts). The generated files are kept in the repository, so a fresh clone
-// needs no fonts; run this only to change them:   node scripts/make-fixtures.mjs
+// needs no fonts; run this only to change them:   node scripts/make-fixtures.mjs [name ...]
+// (names, e.g. `receipt-bg-cyrillic`: only those files and their expected.json are written).
 //
 // Needs the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core).
 // Every merchant, address, phone and id below is invented. Amounts are computed in cents from the item
@@ -71,7 +72,11 @@ function renderReceipt(lines, { width = 720, size = 24, pad = 36 } = {}) {
 const ORDER = ['merchantName', 'merchantAddress', 'merchantCity', 'merchantPostalCode', 'merchantState', 'merchantCountryCode',
   'date', 'time', 'dueDate', 'receiptNumber', 'invoiceNumber', 'currency', 'pricesIncludeTax', 'subtotalAmount', 'taxAmount', 'taxRate',
   'roundingAmount', 'totalAmount', 'paidAmount', 'paymentType', 'cardLast4', 'rotation', 'pages', 'textLayer', 'lineItems'];
+/** The fixtures named on the command line (base names), or every one. */
+const ONLY = process.argv.slice(2).map((n) => n.replace(/\.[^.]+$/, ''));
+const wanted = (name) => !ONLY.length || ONLY.includes(name.replace(/\.[^.]+$/, ''));
 function writeExpected(name, exp) {
+  if (!wanted(name)) return;
   const unknown = Object.keys(exp).filter((k) => !ORDER.includes(k));
   if (unknown.length) throw new Error(`${name}: unknown expected keys ${unknown.join(', ')}`);
   const sorted = Object.fromEntries(ORDER.filter((k) => exp[k] !== undefined).map((k) => [k, exp[k]]));
@@ -84,7 +89,13 @@ function lineItems(items) {
 }
 const written = [];
 async function save(name, pipeline) {
+  if (!wanted(name)) return;
   await pipeline.toFile(path.join(OUT, name));
+  written.push(name);
+}
+function put(name, bytes) {
+  if (!wanted(name)) return;
+  fs.writeFileSync(path.join(OUT, name), bytes);
   written.push(name);
 }
 
@@ -307,8 +318,7 @@ function pdf(pages) {
     [390, 534, 12, 'Total EUR', true], [490, 534, 12, eur(total), true],
     [50, 480, 9, 'Payment within 30 days. IBAN DE00 0000 0000 0000 0000 00'],
   ];
-  fs.writeFileSync(path.join(OUT, 'invoice.pdf'), pdf([{ text }]));
-  written.push('invoice.pdf');
+  put('invoice.pdf', pdf([{ text }]));
   const expected = {
     merchantName: 'Nordlicht Design GmbH', merchantAddress: 'Hauptstrasse 21, 10115 Berlin, Germany',
     merchantCity: 'Berlin', merchantPostalCode: '10115', merchantCountryCode: 'DE',
@@ -322,9 +332,43 @@ function pdf(pages) {
   const parts = text.map(([x, y, s, t, bold]) => `<text x="${Math.round(x * k)}" y="${Math.round((842 - y) * k)}" font-family="${SANS}" font-size="${Math.round(s * k)}"${bold ? ' font-weight="bold"' : ''} xml:space="preserve">${esc(t)}</text>`);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#ffffff"/><g fill="#000000">${parts.join('')}</g></svg>`;
   const jpeg = await sharp(Buffer.from(svg), { density: 72 }).flatten({ background: '#ffffff' }).toColourspace('b-w').jpeg({ quality: 75, mozjpeg: false }).toBuffer();
-  fs.writeFileSync(path.join(OUT, 'invoice-scanned.pdf'), pdf([{ jpeg, w: W, h: H }]));
-  written.push('invoice-scanned.pdf');
+  put('invoice-scanned.pdf', pdf([{ jpeg, w: W, h: H }]));
   writeExpected('invoice-scanned', { ...expected, textLayer: false });
+}
+
+// ------------------------------------------------------------------ 7. Bulgarian receipt, Cyrillic (issue 50 item 3)
+// A script none of the installed OCR data reads (eng, deu, fra, ind, vie): the page's script is detected and
+// named in a warning (@tesseract.js-data/bul reads it); the figures are what the English model still reads.
+// Prices include the VAT (ДДС 20%); the money is in leva (лв.).
+{
+  const items = [['Хляб бял', 2, 150], ['Прясно мляко', 1, 280], ['Сирене краве', 1, 940], ['Домати', 2, 325]];
+  const { out, sum: total } = lineItems(items); // 2170
+  const tax = Math.round(total - total / 1.2); // 362
+  const paid = 3000;
+  const lines = [
+    { t: 'БАКАЛИЯ ПРИ ГОШО ЕООД', bold: true, center: true, size: 26 },
+    { t: 'гр. София, ул. Витоша 12', center: true },
+    { t: 'ЕИК 123456789', center: true },
+    { t: row('Бон № 0004512', 'Каса 2') },
+    { t: row('Дата: 12.03.2024', 'Час: 14:35') },
+    { t: rule },
+    ...items.map(([n, q, u]) => ({ t: cols([n, 20], [`${q} x`, 5, 'r'], [fmtMY(u), 8, 'r'], [fmtMY(q * u), 9, 'r']) })),
+    { t: rule },
+    { t: row('МЕЖДИННА СУМА', fmtMY(total - tax)) },
+    { t: row('ДДС 20%', fmtMY(tax)) },
+    { t: row('ОБЩА СУМА', `${fmtMY(total)} лв.`), bold: true },
+    { t: row('В БРОЙ', fmtMY(paid)) },
+    { t: row('РЕСТО', fmtMY(paid - total)) },
+    { t: rule },
+    { t: 'Благодарим Ви!', center: true },
+  ];
+  await save('receipt-bg-cyrillic.png', renderReceipt(lines).png({ compressionLevel: 9, palette: true, colours: 16 }));
+  writeExpected('receipt-bg-cyrillic', {
+    merchantName: 'БАКАЛИЯ ПРИ ГОШО ЕООД', merchantAddress: 'гр. София, ул. Витоша 12', merchantCity: 'София', merchantCountryCode: 'BG',
+    date: '2024-03-12', time: '14:35', receiptNumber: '0004512', currency: 'BGN', pricesIncludeTax: true,
+    subtotalAmount: money(total - tax), taxAmount: money(tax), taxRate: 0.2, totalAmount: money(total), paidAmount: money(paid),
+    paymentType: 'cash', lineItems: out,
+  });
 }
 
 // ------------------------------------------------------------------ summary

@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 const FIX = path.resolve(__dirname, '../fixtures');
-const IMAGES = ['receipt-en-simple.png', 'receipt-id-rotated.jpg', 'receipt-us.jpg', 'receipt-eu.png'];
+const IMAGES = ['receipt-en-simple.png', 'receipt-id-rotated.jpg', 'receipt-us.jpg', 'receipt-eu.png', 'receipt-bg-cyrillic.png'];
 const PDFS = ['invoice.pdf', 'invoice-scanned.pdf'];
 const ALL = [...IMAGES, ...PDFS];
 

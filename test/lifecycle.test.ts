@@ -183,4 +183,25 @@ describe('the process exits after close()', () => {
     expect(r.status).toBe(0);
     expect(r.exitAt - out.closedAt).toBeLessThanOrEqual(EXIT_BOUND_MS);
   });
+
+  it('after a page whose script was detected (the script detection\'s own worker), close() ends every thread, and the process exits', async () => {
+    const cyrillic = path.join(ROOT, 'fixtures/receipt-bg-cyrillic.png');
+    const script = `import { createEngine } from ${JSON.stringify(DIST)};
+      const engine = await createEngine({ secondReader: false, rereadBudget: 0, confirmPasses: 0 });
+      const threads = [];
+      process.on('worker', (w) => threads.push(w));
+      const r = await engine.extract(${JSON.stringify(cyrillic)}, { verbose: true });
+      await engine.close();
+      const closedAt = Date.now();
+      console.log(JSON.stringify({ warned: r.warnings.some((w) => w.includes('script detection')), threads: threads.length, ended: threads.filter((t) => t.threadId === -1).length, closedAt, held: ${HELD} }));`;
+    const r = await run(['--input-type=module', '-e', script]);
+    const out = report(r);
+    expect(out.warned).toBe(true);
+    expect(out.threads).toBeGreaterThanOrEqual(2); // the reader's worker and the script detection's
+    expect(out.ended).toBe(out.threads);
+    expect(out.held).toEqual([]);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.exitAt - out.closedAt).toBeLessThanOrEqual(EXIT_BOUND_MS);
+  });
 });

@@ -49,7 +49,12 @@ export function countryLanguage(countryCode: string, langPath?: string): string 
 }
 
 /** Tesseract codes whose script is not Latin: receipts in them still print prices and brands in Latin. */
-const NON_LATIN = new Set(['jpn', 'chi_sim', 'chi_tra', 'heb', 'tha', 'ara', 'kor', 'rus', 'ell', 'ukr', 'hin']);
+const NON_LATIN = new Set([
+  'jpn', 'chi_sim', 'chi_tra', 'heb', 'tha', 'ara', 'kor', 'rus', 'ell', 'ukr', 'hin',
+  // the other languages script detection names (ocr/script.ts SCRIPT_LANGUAGES)
+  'bul', 'srp', 'bel', 'mkd', 'kaz', 'fas', 'urd', 'mar', 'nep', 'ben', 'tam', 'tel', 'kan', 'mal', 'guj', 'pan', 'ori', 'sin',
+  'khm', 'lao', 'mya', 'kat', 'hye', 'amh', 'bod', 'syr', 'div', 'chr',
+]);
 
 /**
  * The tesseract code for a language hint (`en`, `EN`, `en-US`, `eng`, `in`, `zh-TW`...), or undefined

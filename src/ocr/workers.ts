@@ -8,6 +8,8 @@
  *   worker can load languages that live in different packages (tesseract.js takes a single `langPath`).
  *   `cacheMethod: 'none'` keeps tesseract.js from writing traineddata into the working directory; its
  *   worker script and WebAssembly core are loaded from node_modules. No network is ever attempted.
+ * - Workers run the LSTM engine (the readers), or the legacy engine with tesseract.js-core's legacy cores
+ *   (`engine: 'legacy'`): what tesseract's orientation and script detection needs (ocr/script.ts).
  * - A worker whose call fails, whose thread dies, or that is interrupted by an abort is terminated and
  *   replaced on the next call, never reused; a worker is retired after `maxCallsPerWorker` calls.
  * - Idle workers do not keep the process alive (their threads are unref'd between calls), nor does a
@@ -155,6 +157,15 @@ function message(e: unknown): string {
 
 /** One tesseract recognition on the worker a call holds (rejects at once on abort or when the worker dies). */
 export type Recognize = (image: Buffer, params: Record<string, string>, output: Record<string, boolean>) => Promise<{ data: unknown }>;
+/** Tesseract's orientation and script detection (OSD) on the worker a call holds: legacy-engine workers only. */
+export type DetectOs = (image: Buffer) => Promise<{ data: unknown }>;
+
+/**
+ * The tesseract engine a set of workers runs: 'lstm' (the readers: LSTM-only cores and data, small) or
+ * 'legacy' (the legacy cores of tesseract.js-core and the legacy engine, which orientation and script
+ * detection needs: ocr/script.ts).
+ */
+export type TesseractEngine = 'lstm' | 'legacy';
 
 let slotIds = 0;
 
@@ -174,12 +185,17 @@ export class TesseractWorkers {
   private closed = false;
   private folder: string | undefined;
   private readonly linked = new Set<string>();
+  private readonly legacy: boolean;
 
-  constructor(size: number, langPath: string | undefined, maxCallsPerWorker = WORKER_MAX_CALLS) {
+  constructor(size: number, langPath: string | undefined, maxCallsPerWorker = WORKER_MAX_CALLS, engine: TesseractEngine = 'lstm') {
     this.size = size;
     this.langPath = langPath;
     this.maxCalls = maxCallsPerWorker;
+    this.legacy = engine === 'legacy';
   }
+
+  /** The engine mode the workers are started and re-initialised with. */
+  private get oem(): OEM { return this.legacy ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY; }
 
   /** Workers alive now. */
   get alive(): number { return this.slots.length; }
@@ -197,11 +213,14 @@ export class TesseractWorkers {
    * Runs `use` on one worker with `codes` loaded, waiting (FIFO) for one to be free. A worker whose call
    * failed is replaced afterwards; an abort rejects at once with TIMEOUT.
    */
-  async withWorker<T>(codes: string[], signal: AbortSignal | undefined, use: (recognize: Recognize) => Promise<T>): Promise<T> {
+  async withWorker<T>(codes: string[], signal: AbortSignal | undefined, use: (recognize: Recognize, detect: DetectOs) => Promise<T>): Promise<T> {
     const slot = await this.acquire(codes, signal);
     try {
       await this.useLanguages(slot, codes, signal);
-      return await use((image, params, output) => this.call(slot, signal, () => slot.worker.recognize(image, params as never, output as never) as Promise<{ data: unknown }>));
+      return await use(
+        (image, params, output) => this.call(slot, signal, () => slot.worker.recognize(image, params as never, output as never) as Promise<{ data: unknown }>),
+        (image) => this.call(slot, signal, () => slot.worker.detect(image) as Promise<{ data: unknown }>),
+      );
     } finally {
       if (slot.failed) this.discard(slot);
       this.release(slot);
@@ -416,7 +435,7 @@ export class TesseractWorkers {
         const timer = setTimeout(() => reject(new ReceiptKitError('INTERNAL', 'OCR worker did not start within 60 s')), 60_000);
         timer.unref();
         starting.fail = (e) => { clearTimeout(timer); reject(e); };
-        const { value, thread } = withNewThread(() => createWorker(codes.join('+'), OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', errorHandler }, INIT_CONFIG as never));
+        const { value, thread } = withNewThread(() => createWorker(codes.join('+'), this.oem, { langPath, gzip: true, cacheMethod: 'none', errorHandler, ...(this.legacy ? { legacyCore: true, legacyLang: true } : {}) }, INIT_CONFIG as never));
         starting.thread = thread;
         void thread.then((t) => { starting.known = t; });
         void this.refStarting();
@@ -451,7 +470,7 @@ export class TesseractWorkers {
     const key = codes.join('+');
     if (slot.langs === key) return;
     this.linkLanguages(codes);
-    await this.call(slot, signal, () => slot.worker.reinitialize(key, OEM.LSTM_ONLY, INIT_CONFIG as never));
+    await this.call(slot, signal, () => slot.worker.reinitialize(key, this.oem, INIT_CONFIG as never));
     slot.langs = key;
   }
 
