@@ -71,7 +71,9 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   const note = (k: string, terms: string[]) => ({ ...out.evidence, [k]: terms });
   const [dateA, dateB] = inOneOrder(fields, second);
   const choice = opts.choice ?? choiceModel;
-  const readings = [readingConfidence(doc), readingConfidence(secondDoc)] as const;
+  // each reading's words' mean confidence: counted only when a model or a tap asks (not on every weighing)
+  let counted: readonly [number, number] | undefined;
+  const readings = (): readonly [number, number] => (counted ??= [readingConfidence(doc), readingConfidence(secondDoc)]);
   const page = { paper: !!doc.pages[0]?.paper };
   for (const k of opts.fields ?? COMBINED_FIELDS) {
     // the taxes after the totals: each weighed again against the combined total when its reading chose another
@@ -80,7 +82,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
     const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined, reading: number) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [], reading } : undefined);
-    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings[1]) } : {}), chosen, paper: page.paper }));
+    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings()[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings()[1]) } : {}), chosen, paper: page.paper }));
     if (!b) { if (a) tap('first'); continue; }
     if (a && sameValue(a, b)) {
       tap('both');
@@ -91,7 +93,8 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     // the same date read in the other day/month order: the reading whose page showed its country more surely decides
     const orderTie = k === 'date' && !!a && swappedOrder(a.value, b.value);
     const firstOrder = orderTie && (fields.country?.confidence ?? 0) >= (second.country?.confidence ?? 0);
-    const firstStands = !!a && (orderTie ? firstOrder : !preferSecond(choice(k), tag, { confidence: a.confidence, terms: F.evidence?.[k] ?? [], reading: readings[0] }, { confidence: b.confidence, terms: S.evidence?.[k] ?? [], reading: readings[1] }, page));
+    const model = orderTie ? undefined : choice(k);
+    const firstStands = !!a && (orderTie ? firstOrder : !preferSecond(model, tag, { confidence: a.confidence, terms: F.evidence?.[k] ?? [], reading: model ? readings()[0] : undefined }, { confidence: b.confidence, terms: S.evidence?.[k] ?? [], reading: model ? readings()[1] : undefined }, page));
     if (a && firstStands) {
       tap('first');
       out = { ...out, [k]: { ...a, confidence: roundConfidence(Math.min(a.confidence, READERS_DISAGREE_CAP)) }, evidence: note(k, [...(F.evidence?.[k] ?? []), orderTie ? `${tag}-order-by-country` : `${tag}-differs`]) };
