@@ -63,3 +63,12 @@ describe('test lanes', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('bench/ by purpose', () => {
+  it('holds at most 25 scripts, and no test imports one but the test of the scoring itself', () => {
+    const scripts = readdirSync(path.join(ROOT, 'bench')).filter((n) => /\.m?js$/.test(n));
+    expect(scripts.length).toBeLessThanOrEqual(25);
+    const importers = testFiles().filter((f) => f !== 'test/bench-score.test.ts' && /from\s+['"](?:\.\.\/)+bench\//.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(importers).toEqual([]);
+  });
+});

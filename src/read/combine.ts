@@ -15,7 +15,7 @@
  * item of the same price on the same row when its words were read NAME_MARGIN more confidently.
  * Values taken from the second reading are mapped to the first document's line they overlap most.
  *
- * Measured with bench/second-reader.mjs before wiring it in (table in bench/OCR.md): on the 178 SROIE
+ * Measured before wiring it in (docs/decisions/2026-11-22-paddleocr-second-reader.md): on the 178 SROIE
  * scans totals tesseract 161, PaddleOCR 167, weighed 171; dates 159, 171, 173; hi-confidence precision
  * 98.7 % / 100 % on 88 % / 90 % of them. On the 81 phone photos: totals 68, 73, 73; dates 61, 64, 67.
  * Raising an agreed value to a flat 0.9 instead put two dates both engines misread alike (at 0.67 and
