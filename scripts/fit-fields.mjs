@@ -64,7 +64,7 @@ async function collect() {
   // each weighing of two readings' answers (read/combine.ts): what each read, how sure, why, and which stood
   let combines = [];
   const ans = (a) => (a ? [a.value, a.confidence, a.terms, ...(a.reading !== undefined ? [a.reading] : [])] : null);
-  combineTaps?.push((c) => { combines.push({ tag: c.tag, field: c.field, a: ans(c.first), b: ans(c.second), chosen: c.chosen, ...(c.paper ? { paper: true } : {}) }); });
+  combineTaps?.push((c) => { combines.push({ tag: c.tag, field: c.field, a: ans(c.first), b: ans(c.second), chosen: c.chosen, ...(c.paper ? { paper: true } : {}), ...(c.support ? { support: c.support } : {}) }); });
   // --engine-opts: e.g. '{"calibrated":false}' keeps the resolvers' own confidences (what the calibration refits from)
   const engine = await createEngine({ pageBudgetMs: 0, ...JSON.parse(opt('engine-opts', '{}')) });
   const only = (opt('dataset', '') || '').split(',').filter(Boolean);

@@ -17,6 +17,9 @@ describe('choiceFeatures', () => {
     const g = choiceFeatures('second-reader', { confidence: 0.8, terms: [], reading: 0.7 }, { confidence: 0.6, terms: [], reading: 0.9 }, { paper: true });
     expect(g).toMatchObject({ 'first-reading': 0.7, 'second-reading': 0.9, 'reading-difference': expect.closeTo(0.2, 6), 'paper-found': 1 });
     expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { paper: false })).not.toHaveProperty('paper-found');
+    // the readers' agreement: how many more of the page's readings gave the second value
+    expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [3, 1] })['support-difference']).toBe(-2);
+    expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [1, 1] })).not.toHaveProperty('support-difference');
   });
 
   it('without a model the more confident answer stands; with one its log-odds decide', () => {

@@ -74,7 +74,9 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   // each reading's words' mean confidence: counted only when a model or a tap asks (not on every weighing)
   let counted: readonly [number, number] | undefined;
   const readings = (): readonly [number, number] => (counted ??= [readingConfidence(doc), readingConfidence(secondDoc)]);
-  const page = { paper: !!doc.pages[0]?.paper };
+  const paper = !!doc.pages[0]?.paper;
+  const all = opts.readings ?? [];
+  const support = (k: Key, x: Located<unknown> | undefined): number => (x ? all.filter((r) => r[k] && sameValue(r[k] as Located<unknown>, x)).length : 0);
   for (const k of opts.fields ?? COMBINED_FIELDS) {
     // the taxes after the totals: each weighed again against the combined total when its reading chose another
     const [F, S] = k === 'taxAmount' ? taxesAtTotal(doc, fields, secondDoc, second, out.totalAmount?.value, opts.taxAt) : [fields, second];
@@ -82,7 +84,8 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const a = (k === 'date' ? dateA : F[k]) as Located<unknown> | undefined;
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
     const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined, reading: number) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [], reading } : undefined);
-    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings()[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings()[1]) } : {}), chosen, paper: page.paper }));
+    const page = { paper, ...(all.length ? { support: [support(k, a), support(k, b)] as const } : {}) };
+    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings()[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings()[1]) } : {}), chosen, ...page }));
     if (!b) { if (a) tap('first'); continue; }
     if (a && sameValue(a, b)) {
       tap('both');
@@ -170,6 +173,8 @@ export interface CombineOptions {
   hints?: LocaleHints;
   /** The fitted choice between two differing values of a field; default: the installed one (resolve/combine-model.ts). */
   choice?: (field: Key) => RankModel | undefined;
+  /** Every whole-page reading of the page so far, each as it read (not combined): the readers' agreement on a value. */
+  readings?: readonly FieldResults[];
 }
 
 /** A document's tax and its evidence, its tax rules run with `total` (undefined: none is found). */

@@ -133,6 +133,8 @@ interface Thorough {
   ownReading: Reread | undefined;
   /** The second reader's reading. */
   second: Reread | undefined;
+  /** Every whole-page reading's fields as it read them (first, second reader, own language, alternates, passes): the readers' agreement. */
+  readings: FieldResults[];
 }
 
 /**
@@ -230,7 +232,7 @@ async function readOtherAxis(t: Thorough): Promise<boolean> {
     if (readsAsNoise(fields, second.fields)) return false;
     const wordsOf = (d: Document) => d.lines.flatMap((l) => l.words);
     if (readingQuality(wordsOf(doc)).confidence < readingQuality(wordsOf(t.document)).confidence) return false;
-    Object.assign(t, { document: doc, fields, second, rotation: r.rotation, ownReading: undefined });
+    Object.assign(t, { document: doc, fields, second, rotation: r.rotation, ownReading: undefined, readings: [fields, second.fields] });
     return true;
   } catch (e) {
     if (t.signal.aborted) throw e;
@@ -266,7 +268,8 @@ async function readInOwnLanguage(t: Thorough): Promise<void> {
   if (!t.image || !t.own || !t.budget.allows(`read:${t.own}`, 'whole', true)) return;
   try {
     t.ownReading = await readAgain(t, t.image, { languages: [t.own] }, `read:tesseract:${t.own}`);
-    t.fields = combineReadings(t.document, t.fields, t.ownReading.doc, t.ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'], taxAt: (d, total) => taxAtTotal(d, t.ctx.fields, total) });
+    t.readings.push(t.ownReading.fields);
+    t.fields = combineReadings(t.document, t.fields, t.ownReading.doc, t.ownReading.fields, 'own-language', { fields: ['totalAmount', 'taxAmount'], taxAt: (d, total) => taxAtTotal(d, t.ctx.fields, total), readings: t.readings });
   } catch (e) {
     if (t.signal.aborted) throw e;
     t.warnings.push(`the page was not read again in ${t.own}: ${e instanceof Error ? e.message : String(e)}`);
@@ -281,6 +284,7 @@ async function readBySecond(t: Thorough, ahead: Promise<Awaited<ReturnType<typeo
     const page = ahead && rotation === 0 ? await ahead : await t.clock.time('read:paddleocr', () => readSecond(t.readers, t.image!, rotation, t.signal));
     const doc = buildDocument([{ ...page, index: 0 }]);
     t.second = { doc, fields: extractFields(doc, t.ctx.fields) };
+    t.readings.push(t.second.fields);
   } catch (e) {
     if (t.signal.aborted) throw e;
     t.warnings.push(`second reader (PaddleOCR) not used, tesseract's reading stands: ${e instanceof Error ? e.message : String(e)}`);
@@ -313,6 +317,7 @@ async function readAlternates(t: Thorough, image: RasterPage): Promise<void> {
   const agains = await Promise.all(admitted.map((a) => a.again));
   admitted.forEach(({ alt }, i) => {
     const again = agains[i];
+    if (again && again !== t.ownReading) t.readings.push(again.fields);
     if (again) t.fields = preferAlternate(t.document, t.fields, again.doc, again.fields, undefined, alt.tag, alt.confirms);
   });
 }
@@ -353,6 +358,7 @@ async function confirmingPasses(t: Thorough, image: RasterPage): Promise<void> {
       .catch((e: unknown) => { if (t.signal.aborted) throw e; return undefined; })));
   const passes = read.filter((p): p is Reread => p !== undefined);
   if (passes.length !== confirmPasses) return;
+  t.readings.push(...passes.map((p) => p.fields));
   const first = t.fields.totalAmount;
   passes.forEach((p, i) => { t.fields = preferAlternate(t.document, t.fields, p.doc, p.fields, ['totalAmount'], `pass-reading:${CONFIRM_SCALES[i]}`, false); });
   if (t.fields.totalAmount === first) t.fields = confirmByPasses(t.fields, passes.map((p) => p.fields));
@@ -385,7 +391,8 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const first = buildDocument(pages);
   const only = input.pages.length === 1 ? input.pages[0] : undefined;
   const image = only?.kind === 'raster' && first.pages[0]?.source === 'ocr' ? only : undefined;
-  const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document: first, fields: extractFields(first, ctx.fields), rotation: targetRotation, image, own: undefined, ownReading: undefined, second: undefined };
+  const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document: first, fields: extractFields(first, ctx.fields), rotation: targetRotation, image, own: undefined, ownReading: undefined, second: undefined, readings: [] };
+  t.readings.push(t.fields);
   // the second reading first: its lines say where the text is for the re-readings (read/region.ts)
   await readBySecond(t, ahead);
   t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
@@ -411,7 +418,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)
   const taxAt: TaxAt = (d, total) => taxAtTotal(d, ctx.fields, total);
-  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields, taxAt });
+  if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields, taxAt, readings: t.readings });
   // a total the second looks or passes replaced, with no second reading to weigh it: the tax found at it
   t.fields = taxWeighedAgain(document, t.fields, t.fields.totalAmount?.value, taxAt);
   t.fields = capUnsettledOrder(t.fields);

@@ -15,8 +15,12 @@ import type { RankModel } from './field-model.js';
 /** One reading's answer as the choice sees it: its confidence, its evidence terms, and the mean OCR confidence of its reading's words. */
 export interface ChoiceAnswer { confidence: number; terms: readonly string[]; reading?: number | undefined }
 
-/** What the choice knows of the page: a photo whose paper was found in it (document Page.paper). */
-export interface ChoicePage { paper?: boolean | undefined }
+/**
+ * What the choice knows of the page: a photo whose paper was found in it (document Page.paper), and the readers'
+ * agreement: of the page's whole-page readings (both readers, its own-language, alternate and confirming readings),
+ * how many gave the first answer's value and how many the second's.
+ */
+export interface ChoicePage { paper?: boolean | undefined; support?: readonly [number, number] | undefined }
 
 /** The fitted choice: per field (totalAmount, date, taxAmount), weights of the features below; `bias` is the intercept. */
 export interface ChoiceModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
@@ -27,7 +31,8 @@ export const termName = (t: string): string => t.replace(/[:(=@].*$/, '');
 /**
  * The features of one weighing, positive toward the second answer: the confidence difference and each
  * confidence, the pair of readings (`tag:<tag>`), each reading's mean word confidence and their difference
- * (how well each reader read this page), whether the page is a photo whose paper was found, and per
+ * (how well each reader read this page), whether the page is a photo whose paper was found, how many more of
+ * the page's readings gave the second value than the first (`support-difference`), and per
  * evidence term whether only the second answer has it (+1), only the first (-1) or both or neither (0).
  * The fit script computes them with this function.
  */
@@ -45,6 +50,7 @@ export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceA
     f['reading-difference'] = second.reading - first.reading;
   }
   if (page.paper) f['paper-found'] = 1;
+  if (page.support && page.support[1] !== page.support[0]) f['support-difference'] = page.support[1] - page.support[0];
   const a = new Set(first.terms.map(termName)), b = new Set(second.terms.map(termName));
   for (const t of new Set([...a, ...b])) {
     const d = (b.has(t) ? 1 : 0) - (a.has(t) ? 1 : 0);

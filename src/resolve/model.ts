@@ -19,8 +19,11 @@ export function tapCandidates(field: string, list: () => readonly TappedCandidat
 
 /** One reading's answer to a field where two readings are weighed (read/combine.ts): its value, confidence, evidence terms and its reading's mean word confidence. */
 export interface TappedAnswer { value: unknown; confidence: number; terms: readonly string[]; reading?: number }
-/** Two readings weighed for one field: what each answered (absent: it read none), which one stood, and whether the page is a photo whose paper was found. */
-export interface TappedCombine { tag: string; field: string; first?: TappedAnswer; second?: TappedAnswer; chosen: 'first' | 'second' | 'both'; paper?: boolean }
+/**
+ * Two readings weighed for one field: what each answered (absent: it read none), which one stood, whether the
+ * page is a photo whose paper was found, and how many of the page's whole-page readings gave each answer's value.
+ */
+export interface TappedCombine { tag: string; field: string; first?: TappedAnswer; second?: TappedAnswer; chosen: 'first' | 'second' | 'both'; paper?: boolean; support?: readonly [number, number] }
 export type CombineTap = (c: TappedCombine) => void;
 /** Listeners to each weighing of two readings (scripts/fit-fields.mjs records them: a learned choice between readings is fitted from them). */
 export const combineTaps: CombineTap[] = [];

@@ -54,8 +54,26 @@ describe('two readings weighed', () => {
     expect(total.first!.reading).toBeCloseTo(words.reduce((s, w) => s + w.confidence, 0) / words.length, 3);
     expect(total.paper).toBe(false);
     expect(seen.find((c) => c.field === 'date')?.chosen).toBe('both');
+    expect(total.support).toBeUndefined();
     // no listener: nothing is built
     expect(combineTaps).toHaveLength(0);
+  });
+
+  it('tells how many of the page\'s readings gave each value (the readers\' agreement), and a model may weigh it', () => {
+    const a = read([...HEAD, 'ITEM A 4.00', 'T0TAI 16.00', 'CASH 20.00']);
+    const b = read([...HEAD, 'ITEM A 4.00', 'TOTAL 18.00', 'CASH 20.00']);
+    const pass = read([...HEAD, 'ITEM A 4.00', 'T0TAI 16.00', 'CASH 20.00']);
+    const seen: TappedCombine[] = [];
+    const tap = (c: TappedCombine) => { seen.push(c); };
+    combineTaps.push(tap);
+    const readings = [a.fields, b.fields, pass.fields];
+    try { combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings }); } finally { combineTaps.splice(combineTaps.indexOf(tap), 1); }
+    expect(seen.find((c) => c.field === 'totalAmount')!.support).toEqual([2, 1]);
+    // without a model the more confident value stands whatever the agreement; a model that weighs agreement keeps the first
+    expect(combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings }).totalAmount?.value).toBe(18);
+    const model = { weights: { bias: 0, 'support-difference': 3, 'confidence-difference': 1 } };
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings, choice: (k) => (k === 'totalAmount' ? model : undefined) });
+    expect(out.totalAmount?.value).toBe(16);
   });
 
   it('a field only the second reading has is taken as read', () => {
