@@ -53,7 +53,7 @@ function countryNames(): Map<string, string> {
   const dir = path.join(packageDir('i18n-iso-countries'), 'langs');
   const seen = new Map<string, string | null>();
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const { countries } = require(path.join(dir, file)) as { countries: Record<string, string | string[]> };
+    const { countries } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { countries: Record<string, string | string[]> };
     for (const [code, names] of Object.entries(countries)) {
       for (const name of Array.isArray(names) ? names : [names]) {
         const folded = foldName(name);
