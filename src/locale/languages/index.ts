@@ -1,24 +1,73 @@
 /**
  * Vocabulary by language, one folder each (in the manner of chrono-node's locale folders): month and
- * weekday names, the words that show a receipt's language, the names of its taxes. A new language is a
- * new folder listed here; lexicon.ts, keywords.ts and the locale inference read the union.
+ * weekday names, the words that show a receipt's language, the names of its taxes, the labels of its
+ * amounts. A folder `languages/<code>/` holding `words.json` is a language: the folders are found when
+ * this module loads, so adding a language touches no other file (the build copies the JSON to dist/).
+ * lexicon.ts, keywords.ts and the locale inference read the union.
  */
-import { en } from './en/index.js';
-import { id } from './id/index.js';
-import { ms } from './ms/index.js';
-import { fr } from './fr/index.js';
-import { de } from './de/index.js';
-import { nl } from './nl/index.js';
-import { es } from './es/index.js';
-import { it } from './it/index.js';
-import { pt } from './pt/index.js';
-import { vi } from './vi/index.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { AMOUNT_ROLES } from '../roles.js';
 import type { LanguageVocabulary } from './types.js';
 
-export type { LanguageVocabulary } from './types.js';
+export type { LanguageVocabulary, LanguageLabels } from './types.js';
+
+const nameRows = z.array(z.tuple([z.number().int()]).rest(z.string().min(1)));
+const WordsFile = z.object({
+  code: z.string().regex(/^[a-z]{2,3}$/),
+  order: z.number().default(90),
+  about: z.string().optional(),
+  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  chrono: z.enum(['en', 'de', 'fr', 'nl', 'es', 'it', 'pt', 'id', 'sv', 'fi', 'ru', 'uk', 'ja', 'zh', 'vi']).optional(),
+  months: nameRows.default([]),
+  weekdays: nameRows.default([]),
+  cues: z.array(z.string().min(1)).default([]),
+  taxWords: z.array(z.string().min(1)).default([]),
+  notName: z.array(z.string().min(1)).optional(),
+  labels: z.array(z.object({
+    role: z.enum(AMOUNT_ROLES), strength: z.number(), final: z.boolean().optional(),
+    phrases: z.array(z.string().min(1)).min(1), note: z.string().optional(),
+  })).optional(),
+}).strict();
+
+const table = (rows: Array<[number, ...string[]]>): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const [n, ...names] of rows) for (const x of names) out[x] = n;
+  return out;
+};
+
+/** The language in `dir/words.json`; a malformed file is an error naming the file and the field, at load. */
+export function readLanguage(dir: string): LanguageVocabulary {
+  const file = path.join(dir, 'words.json');
+  const parsed = WordsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: ${issue?.path.join('.') || '(file)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const w = parsed.data;
+  if (w.code !== path.basename(dir)) throw new Error(`${file}: code "${w.code}" is not the folder's name "${path.basename(dir)}"`);
+  // a phrase that is no pattern fails here, not on a page
+  for (const p of [...(w.labels ?? []).flatMap((l) => l.phrases), ...(w.notName ?? [])]) new RegExp(p);
+  return {
+    code: w.code, order: w.order, months: table(w.months as Array<[number, ...string[]]>), weekdays: table(w.weekdays as Array<[number, ...string[]]>),
+    cues: w.cues, taxWords: w.taxWords,
+    ...(w.country ? { country: w.country } : {}), ...(w.notName ? { notName: w.notName } : {}), ...(w.chrono ? { chrono: w.chrono } : {}),
+    ...(w.labels ? { labels: w.labels.map(({ note: _note, ...l }) => l) } : {}),
+  };
+}
+
+/** Every folder of `root` that holds a words.json, in their `order` (then by code). */
+export function readLanguages(root: string): LanguageVocabulary[] {
+  return fs.readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(root, d.name, 'words.json')))
+    .map((d) => readLanguage(path.join(root, d.name)))
+    .sort((a, b) => a.order - b.order || a.code.localeCompare(b.code));
+}
 
 /** Every language, in the order their cues are weighed (on a tie the earlier wins; English needs a clear lead). */
-export const LANGUAGES: readonly LanguageVocabulary[] = [id, ms, fr, de, nl, es, it, pt, vi, en];
+export const LANGUAGES: readonly LanguageVocabulary[] = readLanguages(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Tax names of every language and a few more (Nordic), longest first for regex alternations. */
 export const TAX_WORDS: readonly string[] = [...new Set([...LANGUAGES.flatMap((l) => l.taxWords), 'MOMS', 'MVA', 'ALV'])].sort((a, b) => b.length - a.length || a.localeCompare(b));

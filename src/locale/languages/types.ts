@@ -8,12 +8,16 @@ export interface LanguageLabels {
   final?: boolean;
   /** Phrases, words separated by single spaces (any run of spaces matches); the longer of two overlapping ones first. */
   phrases: string[];
+  /** What the label is, with an example as printed (for the reader of words.json; not used). */
+  note?: string;
 }
 
-/** One language's vocabulary: what a new language brings, in one folder (languages/<code>/index.ts). */
+/** One language's vocabulary: what a new language brings, in one folder (languages/<code>/words.json). */
 export interface LanguageVocabulary {
-  /** ISO 639-1 code. */
+  /** ISO 639-1 code (the folder's name). */
   code: string;
+  /** Where the language's cues are weighed among the others: lower first; on a tie the earlier wins (English: 100, last, as it needs a clear lead). Default 90. */
+  order: number;
   /** chrono-node's locale for this language, when it has one (month and weekday names it parses). */
   chrono?: 'en' | 'de' | 'fr' | 'nl' | 'es' | 'it' | 'pt' | 'id' | 'sv' | 'fi' | 'ru' | 'uk' | 'ja' | 'zh' | 'vi';
   /** Month names and abbreviations, lower case -> 1..12. */
@@ -31,15 +35,14 @@ export interface LanguageVocabulary {
   /** Names of taxes printed on receipts in this language (upper case). */
   taxWords: string[];
   /**
+   * Words of a line that is no merchant's name (greetings, thanks, labels of the date, cashier, table, tax id):
+   * patterns of the folded text, a space matching any run of spaces or none.
+   */
+  notName?: string[];
+  /**
    * Labels of amounts in this language that keywords.ts does not spell out itself (total, tendered,
    * change, ...), in priority order: an earlier entry's match wins over a later one's overlapping match.
    */
   labels?: LanguageLabels[];
 }
 
-/** Month list helper: `months([1, 'jan', 'january'], ...)`. */
-export function table(...rows: Array<[number, ...string[]]>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [n, ...names] of rows) for (const x of names) out[x] = n;
-  return out;
-}
