@@ -66,6 +66,8 @@ describe('a new language is one folder (src/locale/languages/<code>/words.json)'
     expect(() => readLanguage(dir)).toThrow(/xx[\\/]words\.json: cues/);
     fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ code: 'yy' }));
     expect(() => readLanguage(dir)).toThrow(/is not the folder's name/);
+    fs.writeFileSync(path.join(dir, 'words.json'), '{"code": "xx",');
+    expect(() => readLanguage(dir)).toThrow(/xx[\\/]words\.json: not JSON/);
     fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ code: 'xx', labels: [{ role: 'total', strength: 3, phrases: ['A(B'] }] }));
     expect(() => readLanguage(dir)).toThrow();
   });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AMOUNT_ROLES } from '../roles.js';
+import { CHRONO_LOCALES } from './types.js';
 import type { LanguageVocabulary } from './types.js';
 
 export type { LanguageVocabulary, LanguageLabels } from './types.js';
@@ -20,7 +21,7 @@ const WordsFile = z.object({
   order: z.number().default(90),
   about: z.string().optional(),
   country: z.string().regex(/^[A-Z]{2}$/).optional(),
-  chrono: z.enum(['en', 'de', 'fr', 'nl', 'es', 'it', 'pt', 'id', 'sv', 'fi', 'ru', 'uk', 'ja', 'zh', 'vi']).optional(),
+  chrono: z.enum(CHRONO_LOCALES).optional(),
   months: nameRows.default([]),
   weekdays: nameRows.default([]),
   cues: z.array(z.string().min(1)).default([]),
@@ -41,7 +42,9 @@ const table = (rows: Array<[number, ...string[]]>): Record<string, number> => {
 /** The language in `dir/words.json`; a malformed file is an error naming the file and the field, at load. */
 export function readLanguage(dir: string): LanguageVocabulary {
   const file = path.join(dir, 'words.json');
-  const parsed = WordsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  let json: unknown;
+  try { json = JSON.parse(fs.readFileSync(file, 'utf8')); } catch (e) { throw new Error(`${file}: not JSON: ${(e as Error).message}`); }
+  const parsed = WordsFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${file}: ${issue?.path.join('.') || '(file)'}: ${issue?.message ?? 'invalid'}`);

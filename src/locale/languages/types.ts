@@ -1,5 +1,9 @@
 import type { AmountRole } from '../roles.js';
 
+/** chrono-node's locales (locale/chrono.ts loads the one a language names). */
+export const CHRONO_LOCALES = ['en', 'de', 'fr', 'nl', 'es', 'it', 'pt', 'id', 'sv', 'fi', 'ru', 'uk', 'ja', 'zh', 'vi'] as const;
+export type ChronoLocale = (typeof CHRONO_LOCALES)[number];
+
 /** Labels of one role printed next to amounts, as phrases of the canonical text (upper case, accent-free). */
 export interface LanguageLabels {
   role: AmountRole;
@@ -19,7 +23,7 @@ export interface LanguageVocabulary {
   /** Where the language's cues are weighed among the others: lower first; on a tie the earlier wins (English: 100, last, as it needs a clear lead). Default 90. */
   order: number;
   /** chrono-node's locale for this language, when it has one (month and weekday names it parses). */
-  chrono?: 'en' | 'de' | 'fr' | 'nl' | 'es' | 'it' | 'pt' | 'id' | 'sv' | 'fi' | 'ru' | 'uk' | 'ja' | 'zh' | 'vi';
+  chrono?: ChronoLocale;
   /** Month names and abbreviations, lower case -> 1..12. */
   months: Record<string, number>;
   /** Weekday names and abbreviations, lower case -> 0 (Sunday)..6. */
