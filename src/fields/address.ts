@@ -16,6 +16,7 @@ import { parseDates } from '../locale/dates.js';
 import type { Segment } from './text.js';
 import type { Located } from './types.js';
 import { confidenceFrom } from './confidence.js';
+import { wordAlternation } from '../locale/languages/index.js';
 import type { EvidenceTerm } from './confidence.js';
 
 export interface AddressFields {
@@ -30,9 +31,10 @@ export interface AddressFields {
 
 const STREET = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|GRD|GROUND|UNIT|SUITE|STE|KAWASAN|BANDAR|BDR|PERSIARAN|PSRN|LEBUH|LEBUHRAYA|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|HIGHWAY|HWY|WAY|PLAZA|SQUARE|SQ|CENTRE|CENTER|MALL|COMPLEX|KOMPLEKS|BUILDING|BLDG|BANGUNAN|WISMA|MENARA|RUE|BD|STRASSE|STRAßE|STR|STRAAT|WEG|LAAN|PLEIN|CALLE|AVENIDA|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|PASAR|SEKSYEN|SECTION|SS\d+|USJ|PJU|PJS|INDUSTRIAL|PERINDUSTRIAN|PARK|ESTATE|PO\s*BOX|P\.?O\.?\s*BOX|CEDEX|OFF|DATARAN|PANGSAPURI|APARTMENT|APT|TOWER|HEIGHTS|GARDEN|GARDENS|ARCADE)\b/;
 const HARD_STOP = /\d[.,]\d{2}\s*[A-Z$§*]{0,2}\s*$|\b[A-Z]{1,3}\s?#\s?\d/;
-const STOP = /\b(?:TOTAL|SUBTOTAL|TUNAI|CASH|KEMBALI\w*|CHANGE|AMOUNT|JUMLAH|HARGA|TEL|TELP|TELEPHONE|PHONE|FAX|HP|H\/P|MOBILE|WHATSAPP|GST|SST|VAT|TAX|NPWP|TVA|BTW|MWST|ABN|INVOICE|RECEIPT|RECIEPT|FACTURE|RECHNUNG|FACTUUR|DATE|TARIKH|TANGGAL|TIME|CASHIER|KASIR|TABLE|MEJA|EMAIL|E-MAIL|HOURS|OPEN|OPENING|WELCOME|THANK|TERIMA|ORDER|BILL|MEMBER|DOC|SLIP|QTY|ITEM|CUSTOMER|PELANGGAN|PESANAN|SALESPERSON|SERVER|POS|TERMINAL|COUNTER|STAFF|OPERATOR|REF|TRANS|CHECK|COMPANY\s*REG\w*|NUMBER|CHIT)\b|\bNO\s*:|WWW\.|HTTP|@|(?:CARE|HOT)\s?LINE|[OG]E?FFNUNGSZEIT/;
+const STOP = new RegExp(String.raw`\b(?:${wordAlternation('addressStop')})(?:(?<=:)|\b)|WWW\.|HTTP|@`);
 const REGISTRATION = /^\s*[({[]?\s*(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\w*\s*)?NO|ROC|REG\.?\s*NO|BR\s*NO|BUSINESS\s*REG\w*)?\s*[.:]?\s*[A-Z]{0,2}\d{4,}[\d\s.]*-?\s*[A-Z%\\]?\s*[)}\]]?\s*$|\b(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\w*\s*)?NO|ROC\s*NO|REG\.?\s*NO|BR\s*NO)\b/i;
-const INLINE_STOP = /\s*[,(]?\s*\b(?:TEL|TELP|PHONE|FAX|H\/P|HP|GST|SST|VAT|EMAIL|E-MAIL)\b.*$|\s*[,(]?\s*(?:WWW\.|HTTP).*$/i;
+const INLINE_STOP = new RegExp(String.raw`\s*[,(]?\s*\b(?:${wordAlternation('addressCut')})\b.*$|\s*[,(]?\s*(?:WWW\.|HTTP).*$`, 'i');
+const ADDRESS_LABEL = new RegExp(String.raw`^\s*(?:${wordAlternation('addressLabels')})\s*[:.]?\s*`, 'i');
 const POSTCODE_5 = /(?<![\d.,-])(\d{5})(?![\d.,]|-\d{2,})/;
 const POSTCODE_OTHER = /\b(\d{4}\s?[A-Z]{2})\b|\b([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b|(?<!\d)(\d{3}\s?\d{3})(?!\d)|\b(\d{5}-\d{4})\b|(?<![\d-])(\d{4})(?![\d.,])/;
 const COUNTRY_WORD = new RegExp(String.raw`\b(${Object.keys(COUNTRY_NAMES).filter((k) => k.length > 3).map((k) => k.toUpperCase()).sort((a, b) => b.length - a.length).join('|')})\b`);
@@ -183,7 +185,7 @@ export const BLOCK_LINE_RULES: ReadonlyArray<{ name: string; judge: (l: BlockLin
 function blockLineContext(page: AddressPage, i: number, taken: number, afterPostcode: number): BlockLineContext {
   const seg = columnOf(page.lines[i]!, page);
   const raw = seg.text.trim();
-  const cut = raw.replace(INLINE_STOP, '').replace(/^\s*(?:ADDRESS|ALAMAT|ADRESSE|ADRES)\s*[:.]?\s*/i, '').trim();
+  const cut = raw.replace(INLINE_STOP, '').replace(ADDRESS_LABEL, '').trim();
   return { page, i, seg, u: fold(raw), cut, cu: fold(cut), taken, afterPostcode };
 }
 

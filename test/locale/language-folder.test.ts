@@ -22,17 +22,19 @@ const SWEDISH = {
     { role: 'paid', strength: 1.8, phrases: ['KONTANT', 'ERHALLET'] },
     { role: 'total', strength: 3.5, final: true, phrases: ['ATT BETALA', 'SUMMA ATT BETALA'] },
   ],
+  // the finders' word lists come from the folders too: a document title is cut from the name printed with it
+  words: { titles: ['KVITTO'] },
 };
 
 // A receipt whose labels only Swedish names: the cash handed over is the largest amount on it.
-const RECEIPT = ['KAFE SOLROS', 'Storgatan 3', 'KVITTO', 'Kaffe 45,00', 'Bulle 30,00', 'ATT BETALA 75,00', 'KONTANT 100,00', 'VAXEL 25,00', '12 maj 2024'];
+const RECEIPT = ['KVITTO KAFE SOLROS AB', 'Storgatan 3', 'KVITTO', 'Kaffe 45,00', 'Bulle 30,00', 'ATT BETALA 75,00', 'KONTANT 100,00', 'VAXEL 25,00', '12 maj 2024'];
 
 async function readWith(srcRoot: string) {
   const { extractFields } = await import(path.join(srcRoot, 'extract/index.ts'));
   const { documentFromText } = await import(path.join(srcRoot, 'document/geometry.ts'));
   const { LANGUAGES } = await import(path.join(srcRoot, 'locale/languages/index.ts'));
   const f = extractFields(documentFromText(RECEIPT.join('\n')), { extractTime: false, now: new Date('2024-06-01T00:00:00Z') });
-  return { total: f.totalAmount?.value as number | undefined, date: f.date?.value as string | undefined, languages: (LANGUAGES as Array<{ code: string }>).map((l) => l.code) };
+  return { total: f.totalAmount?.value as number | undefined, name: f.merchantName?.value as string | undefined, date: f.date?.value as string | undefined, languages: (LANGUAGES as Array<{ code: string }>).map((l) => l.code) };
 }
 
 describe('a new language is one folder (src/locale/languages/<code>/words.json)', () => {
@@ -57,6 +59,8 @@ describe('a new language is one folder (src/locale/languages/<code>/words.json)'
     expect(withSv.total).toBe(75);
     expect(withSv.date).toMatch(/^2024-05-12/);
     expect(without.date ?? 'none').not.toMatch(/^2024-05-12/);
+    expect(without.name).toBe('KVITTO KAFE SOLROS AB');
+    expect(withSv.name).toBe('KAFE SOLROS AB');
   }, 60_000);
 
   it('a malformed folder is an error naming its file and field, not a silent skip', () => {
@@ -70,5 +74,9 @@ describe('a new language is one folder (src/locale/languages/<code>/words.json)'
     expect(() => readLanguage(dir)).toThrow(/xx[\\/]words\.json: not JSON/);
     fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ code: 'xx', labels: [{ role: 'total', strength: 3, phrases: ['A(B'] }] }));
     expect(() => readLanguage(dir)).toThrow();
+    fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ code: 'xx', words: { titels: ['KVITTO'] } }));
+    expect(() => readLanguage(dir)).toThrow(/xx[\\/]words\.json: words: Unrecognized key/);
+    fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ code: 'xx', words: { titles: ['(KVITTO'] } }));
+    expect(() => readLanguage(dir)).toThrow(/Invalid regular expression/);
   });
 });

@@ -9,7 +9,7 @@ import { COMPANY_SUFFIX_PATTERN, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES,
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
-import { LANGUAGES } from '../../locale/languages/index.js';
+import { wordAlternation } from '../../locale/languages/index.js';
 
 const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|M\.?B\.?H\.?|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
 /** Company forms, OCR-tolerant for the Malaysian ones (S/B read as 5/B, SDN BHD as SON BHD). */
@@ -36,18 +36,17 @@ const PLACES = new Set([
 /** A line that is only a place: a country, a state or a city of the lexicons ("MALAYSIA", "MADRID -", "LOS ANGELES,"; `u`: folded). */
 export const placeAlone = (u: string): boolean => PLACES.has(placeWords(u));
 /** Shop-type words that often name the merchant when no company form is printed. */
-export const SHOP_WORD = /\b(?:RESTORAN|RESTAURANT|CAFE|KEDAI|MART|MINIMARKET|SUPERMARKET|CASH\s*(?:&|AND|N)\s*CARRY|HYPERMARKET|STORE|SHOP|HARDWARE|PHARMACY|FARMASI|APOTEK|BAKERY|STATIONERY|BOOKSTORE|HOTEL|TRADING|ENTERPRISE|ENTERPRISES|HOLDINGS|MARKETING|INDUSTRIES|SERVICES|COMPANY|WARUNG|TOKO|RUMAH\s*MAKAN|PIZZA|BURGER|COFFEE|KOPI|TEA|BISTRO|KITCHEN|GRILL|BAR|PASAR|MARKET|BOUTIQUE|CENTRE|CENTER|STUDIO|SALON|CLINIC|KLINIK|NHA\s*HANG|CUA\s*HANG|SIEU\s*THI|KHACH\s*SAN|TIEM)\b/;
+export const SHOP_WORD = new RegExp(String.raw`\b(?:${wordAlternation('shopWords')})\b`);
 /** Document titles and other header lines that are not the merchant. */
-export const TITLE_WORDS = /\b(?:SIMPLIFIED\s*TAX\s*INVOICE|TAX\s*INVOICE|COMMERCIAL\s*INVOICE|INVOICE|FACTURE|FACTURA|FATTURA|RECHNUNG|FACTUUR|FAKTUR|RECEIPT|RECIEPT|QUITTUNG|KASSENBON|KASSENBELEG|KUNDENBELEG|KASSABON|SCONTRINO(?:\s*FISCALE)?|RICEVUTA(?:\s*FISCALE)?|RECIBO|OFFICIAL\s*RECEIPT|PAYMENT\s*RECEIPT|CASH\s*RECEIPT|KWITANSI|NOTA|STRUK|CASH\s*BILL|CASH\s*SALES?|CASH|BILL|HOA\s*DON(?:\s*(?:BAN\s*(?:HANG|LE)|GTGT|THANH\s*TOAN|TINH\s*TIEN|DIEN\s*TU))?|BIEN\s*LAI|PHIEU\s*(?:THANH\s*TOAN|TINH\s*TIEN|THU|GIAO\s*HANG|XUAT\s*KHO)|QUOTATION|DELIVERY\s*ORDER|SALES\s*ORDER|CREDIT\s*NOTE|DEBIT\s*NOTE|ADJUSTMENT\s*NOTE|TICKET|GUEST\s*CHECK|ORDER|COPY|KOPIE|COPIE|KOPIA|DUPLICATE|DUPLICAAT|REPRINT|ORIGINAL)\b/g;
+export const TITLE_WORDS = new RegExp(String.raw`\b(?:${wordAlternation('titles')})\b`, 'g');
 /** Words of the language folders' `notName` (languages/<code>/words.json), a space any run of spaces or none. */
-const NOT_NAME_WORDS = LANGUAGES.flatMap((l) => l.notName ?? []).map((p) => p.replace(/ /g, String.raw`\s*`));
-export const NOT_NAME = new RegExp(String.raw`\b(?:${NOT_NAME_WORDS.join('|')})\b|WWW\.|HTTP|\.COM\b|@|:\s*$|:\s*[\d+(]|\d[.,]\d{2,3}\b`);
+export const NOT_NAME = new RegExp(String.raw`\b(?:${wordAlternation('notName')})\b|WWW\.|HTTP|\.COM\b|@|:\s*$|:\s*[\d+(]|\d[.,]\d{2,3}\b`);
 /** Labels that introduce the customer, not the merchant. */
-export const CUSTOMER_LABEL = /\b(?:TO|AN|ATTN|A)\s*:|\bT\.?\s*A\.?\s*V\.|\b(?:BILLING\s*ADDRESS|SHIPPING\s*ADDRESS|DELIVERY\s*ADDRESS|FACTUURADRES|AFLEVERADRES|LEVERADRES|LIEFERADRESSE|ADRESSE\s*DE\s*LIVRAISON|DIRECCION\s*DE\s*(?:ENVIO|FACTURACION)|ALAMAT\s*PENGIRIMAN|BILL(?:ED)?\s*TO|SHIP(?:PED)?\s*TO|SOLD\s*TO|INVOICE\s*TO|DELIVER(?:Y|ED)?\s*TO|CUSTOMER|CLIENT|KUNDE|KLANT|DESTINATAIRE|FACTURER\s*A|FACTURE\s*A|ADRESSE\s*DE\s*FACTURATION|RECHNUNGSADRESSE|GUEST\s*NAME|NAMA\s*PELANGGAN|PELANGGAN|ATTN|ATTENTION|A\s*L\s*ATTENTION|BUYER|RECIPIENT|CONSIGNEE)\b/;
+export const CUSTOMER_LABEL = new RegExp(String.raw`\b(?:${wordAlternation('customerLabels')})(?:(?<=[:.])|\b)`);
 /** A new section of the header (so the customer's block has ended). */
-export const SECTION_START = /\b(?:DETAILS|INFORMATION|HOTEL|MERCHANT|SELLER|VENDOR|SUPPLIER|FROM|SOLD\s*BY|INVOICE|FACTURE|RECHNUNG|FACTUUR|DATE|PAYMENT)\b|:\s*$/;
+export const SECTION_START = new RegExp(String.raw`\b(?:${wordAlternation('sectionStart')})\b|:\s*$`);
 /** Labels that introduce the merchant. */
-export const MERCHANT_LABEL = /(?:^|[\s–-])(?:SOLD\s*BY|SELLER|VENDOR|SUPPLIER|ISSUED\s*BY|MERCHANT|FROM|DIMILIKI(?:\s*OLEH)?|OPERATED\s*BY|TITULAIRE\s*DU\s*COMPTE|ACCOUNT\s*NAME|PAYABLE\s*TO|BENEFICIARY|VERKAUFER|VERKOPER|LIEFERANT|FOURNISSEUR)\s*[:]\s*/i;
+export const MERCHANT_LABEL = new RegExp(String.raw`(?:^|[\s–-])(?:${wordAlternation('merchantLabels')})\s*[:]\s*`, 'i');
 /**
  * Address forms ADDRESS_HINT's street words miss (tested on the folded text): a six-digit postcode after a place
  * ("Paragon S'pore 238659", "Chennai 600001"), a unit number opening the line ("#B1-41", read "1B1-173/174"),
@@ -66,7 +65,7 @@ export const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLO
  * server (also run together: "YOUHAVEBEENSERVED BYCASHIER"), payment and card lines ("VISA DEBIT", "Kartenzahlung").
  * Patterns run on folded text.
  */
-export const NEVER_NAME = /\b(?:OFFNUNGSZEIT\w*|GFFNUNGSZEIT\w*|OEFFNUNGSZEIT\w*|GEOFFNET|OPENING\s*(?:HOURS|TIMES)|STORE\s*HOURS|MO\.?\s*-\s*(?:FR|SA)\b|UHR\b|KASSIER\w*|CLERK\b|KASSE\b|BEDIEN\w*|SERVER\b|SERVED\s*BY|BY\s*CASHIER|YOUR\s*SERVER|CASHIER|OPERATOR|VISA|MASTER\s*CARD|MASTERCARD|DEBIT|CREDIT|KREDITKARTE|EC[\s-]?KARTE|GIROCARD|AMEX|KARTENZAHLUNG|CONTACTLESS|CARD\s*(?:NO|#|TYPE)|APPROVED|AUTH\w*)\b|\bNOT\s*(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b|\b(?:FEEDBACK|COMPLAINTS?|ENQUIR\w*|PLEASE)|^(?:EUR|EURO|USD|GBP|CHF)\W*$|^(?:UNSERE?|OUR|YOUR|IHRE?|MEINE?|WIR|ES\s+GIBT|JETZT|SPAREN)\b|\?\s*$/;
+export const NEVER_NAME = new RegExp(String.raw`\b(?:${wordAlternation('neverName')})\b|^(?:${wordAlternation('neverNameStart', String.raw`\s+`)})\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|\?\s*$`);
 /** Opening hours however OCR spaced them ("SHOP PING HOUR S", "OPENINGHOURS"). */
 export const HOURS_RUN = /(?:OPENING|BUSINESS|SHOPPING|STORE|TRADING|OFFICE)HOURS?/;
 /**

@@ -10,10 +10,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AMOUNT_ROLES } from '../roles.js';
-import { CHRONO_LOCALES } from './types.js';
-import type { LanguageVocabulary } from './types.js';
+import { CHRONO_LOCALES, WORD_LISTS } from './types.js';
+import type { LanguageVocabulary, WordList } from './types.js';
 
-export type { LanguageVocabulary, LanguageLabels } from './types.js';
+export type { LanguageVocabulary, LanguageLabels, WordList } from './types.js';
+export { WORD_LISTS } from './types.js';
 
 const nameRows = z.array(z.tuple([z.number().int()]).rest(z.string().min(1)));
 const WordsFile = z.object({
@@ -26,7 +27,7 @@ const WordsFile = z.object({
   weekdays: nameRows.default([]),
   cues: z.array(z.string().min(1)).default([]),
   taxWords: z.array(z.string().min(1)).default([]),
-  notName: z.array(z.string().min(1)).optional(),
+  words: z.object(Object.fromEntries(Object.keys(WORD_LISTS).map((k) => [k, z.array(z.string().min(1)).optional()]))).strict().default({}),
   labels: z.array(z.object({
     role: z.enum(AMOUNT_ROLES), strength: z.number(), final: z.boolean().optional(),
     phrases: z.array(z.string().min(1)).min(1), note: z.string().optional(),
@@ -52,11 +53,11 @@ export function readLanguage(dir: string): LanguageVocabulary {
   const w = parsed.data;
   if (w.code !== path.basename(dir)) throw new Error(`${file}: code "${w.code}" is not the folder's name "${path.basename(dir)}"`);
   // a phrase that is no pattern fails here, not on a page
-  for (const p of [...(w.labels ?? []).flatMap((l) => l.phrases), ...(w.notName ?? [])]) new RegExp(p);
+  for (const p of [...(w.labels ?? []).flatMap((l) => l.phrases), ...Object.values(w.words).flat() as string[]]) new RegExp(p);
   return {
     code: w.code, order: w.order, months: table(w.months as Array<[number, ...string[]]>), weekdays: table(w.weekdays as Array<[number, ...string[]]>),
-    cues: w.cues, taxWords: w.taxWords,
-    ...(w.country ? { country: w.country } : {}), ...(w.notName ? { notName: w.notName } : {}), ...(w.chrono ? { chrono: w.chrono } : {}),
+    cues: w.cues, taxWords: w.taxWords, words: w.words as Partial<Record<WordList, string[]>>,
+    ...(w.country ? { country: w.country } : {}), ...(w.chrono ? { chrono: w.chrono } : {}),
     ...(w.labels ? { labels: w.labels.map(({ note: _note, ...l }) => l) } : {}),
   };
 }
@@ -77,4 +78,15 @@ export const TAX_WORDS: readonly string[] = [...new Set([...LANGUAGES.flatMap((l
 
 export function languageByCode(code: string | undefined): LanguageVocabulary | undefined {
   return code ? LANGUAGES.find((l) => l.code === code.toLowerCase()) : undefined;
+}
+
+/**
+ * One word list over every language as a regex alternation (no group): each phrase once, the longest first (of
+ * two that start at the same place the longer is tried first), a space in a phrase matching `space` (default any
+ * run of spaces or none).
+ */
+export function wordAlternation(list: WordList, space = String.raw`\s*`): string {
+  const phrases = [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
+  if (!phrases.length) return '(?!)';
+  return phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0)).map((p) => p.replace(/ /g, space)).join('|');
 }

@@ -4,6 +4,26 @@ import type { AmountRole } from '../roles.js';
 export const CHRONO_LOCALES = ['en', 'de', 'fr', 'nl', 'es', 'it', 'pt', 'id', 'sv', 'fi', 'ru', 'uk', 'ja', 'zh', 'vi'] as const;
 export type ChronoLocale = (typeof CHRONO_LOCALES)[number];
 
+/**
+ * The word lists a language may bring (words.json `words`), by what the finders use them for. Each phrase is a
+ * pattern of the folded text (upper case, accent-free), a space matching any run of spaces or none; a finder
+ * reads the union over every language (languages/index.ts wordAlternation), so order within a list is free.
+ */
+export const WORD_LISTS = {
+  notName: 'words of a line that is no merchant\'s name (greetings, thanks, labels of the date, cashier, table, tax id)',
+  neverName: 'words of a line that never names the merchant, whatever else it shows: opening hours, the cashier or server, card payments',
+  neverNameStart: 'first words of a tagline addressed to the customer ("OUR", "UNSERE"): such a line is no name',
+  shopWords: 'kinds of shop that often name the merchant when no company form is printed (RESTAURANT, KEDAI, NHA HANG)',
+  titles: 'document titles (INVOICE, KASSENBON, HOA DON): cut from a name they are printed with',
+  customerLabels: 'labels that introduce the customer, not the merchant (BILL TO, KUNDE, "AN :")',
+  sectionStart: 'words that start a new section of the header, ending the customer\'s block (SELLER, INVOICE)',
+  merchantLabels: 'labels that introduce the merchant, followed by a colon (SOLD BY, VERKAUFER)',
+  addressCut: 'contact and tax-id labels printed after an address on its line: the address ends there (TEL, FAX, GST)',
+  addressStop: 'words of a line that ends the merchant\'s address (TOTAL, TEL, RECEIPT, CASHIER)',
+  addressLabels: 'labels printed before an address (ADDRESS, ALAMAT)',
+} as const;
+export type WordList = keyof typeof WORD_LISTS;
+
 /** Labels of one role printed next to amounts, as phrases of the canonical text (upper case, accent-free). */
 export interface LanguageLabels {
   role: AmountRole;
@@ -38,11 +58,8 @@ export interface LanguageVocabulary {
   country?: string;
   /** Names of taxes printed on receipts in this language (upper case). */
   taxWords: string[];
-  /**
-   * Words of a line that is no merchant's name (greetings, thanks, labels of the date, cashier, table, tax id):
-   * patterns of the folded text, a space matching any run of spaces or none.
-   */
-  notName?: string[];
+  /** Word lists by use (WORD_LISTS): patterns of the folded text, a space matching any run of spaces or none. */
+  words: Partial<Record<WordList, string[]>>;
   /**
    * Labels of amounts in this language that keywords.ts does not spell out itself (total, tendered,
    * change, ...), in priority order: an earlier entry's match wins over a later one's overlapping match.
