@@ -14,6 +14,7 @@ import type { AmountRole } from '../locale/keywords.js';
 import { analyseLines } from './lines.js';
 import type { AmountLabel, LineFacts } from './lines.js';
 import type { Amount } from './numbers.js';
+import { TAX_WORDS, wordAlternation } from '../locale/languages/index.js';
 
 export interface MoneyCandidate {
   amount: Amount;
@@ -67,7 +68,10 @@ export interface MoneyResolution {
   rounding?: ChosenAmount;
 }
 
-const SUMMARY_HEADER = /\b(?:(?:GST|TAX|VAT|PPN|SST|TVA|MWST|BTW|IVA|[G6][S5$][T7])\s*(?:SUMMARY|ANALYSIS|DETAILS?|BREAKDOWN|CODE|RATE|%)|TAX\s*CODE|DPP|(?:AMOUNT|AMT|NET|NETTO|HT)\b.*\b(?:TAX|GST|VAT|TVA|MWST|BTW|SST|PPN)\b)/;
+const TAXES = TAX_WORDS.join('|');
+const SUMMARY_HEADER = new RegExp(String.raw`\b(?:(?:${TAXES}|[G6][S5$][T7])\s*(?:${wordAlternation('taxSummary')}|%)|${wordAlternation('taxSummaryAlone')}|(?:${wordAlternation('taxBase')})\b.*\b(?:${TAXES})\b)`);
+/** A quantity label that counts the items ("TOTAL QTY", "NO OF ITEMS", "JUMLAH"). */
+export const ITEM_COUNT_LABEL = new RegExp(wordAlternation('itemCount', ' '));
 
 /** Roles that a money amount can have when it is not itself the total. */
 /** The tax rate printed on a line (a percentage above 0 and below 30), if any. */
@@ -310,7 +314,7 @@ export const NOT_ITEM_RULES: ReadonlyArray<{ name: string; rejects: (ctx: ItemLi
   /** Labelled with another role than a unit price or a discount. */
   { name: 'labelled', rejects: ({ label }) => !!label && !['unitPrice', 'discount'].includes(label.role) },
   /** An item count ("TOTAL QTY", "NO OF ITEMS", "JUMLAH"). */
-  { name: 'item-count', rejects: ({ f }) => f.hits.some((h) => h.role === 'quantity' && /TOTAL|COUNT|JUMLAH|NO OF/.test(h.keyword)) },
+  { name: 'item-count', rejects: ({ f }) => f.hits.some((h) => h.role === 'quantity' && ITEM_COUNT_LABEL.test(h.keyword)) },
 ];
 
 /** The line-end amounts of the item lines: from 8 % down the page to the totals block, those no not-item rule rejects. */

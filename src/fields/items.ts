@@ -23,7 +23,9 @@ import type { Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
 import { parseNumber, repairDigitRuns } from '../locale/numbers.js';
 import type { LineFacts } from './lines.js';
+import { ITEM_COUNT_LABEL } from './amounts.js';
 import type { MoneyFacts, MoneyResolution } from './amounts.js';
+import { wordAlternation } from '../locale/languages/index.js';
 import { boxesForSpan } from './text.js';
 import type { ItemPart, ItemsCheck, LineItem, TaxLine } from './types.js';
 import { roundConfidence } from './confidence.js';
@@ -65,14 +67,18 @@ interface Row {
 
 /** Trailing tokens that are tax codes, flags or OCR specks, not part of the amount. */
 const TAIL_JUNK = /^(?:[A-Z]{1,3}|[*#§$%&~=_|\\/;:.,'"`°»«()[\]{}<>!?-]+|\*[A-Z]{1,2}|[A-Z][*)]?|TX|NT)$/i;
-const UNIT_WORD = /^(?:KG|KGS|G|GR|GM|L|LTR|ML|M|CM|PC|PCS|PCE|UNIT|UNITS|UNT|EA|EACH|BOX|BOXES|PKT|PACK|PAX|BTL|CTN|SET|STK|STCK|STUK|ST|NOS|DOZ|LB|LBS|OZ|HR|HRS|H|X|@|\*|=|D|UOM|WALK)$/i;
+const UNIT_WORD = new RegExp(String.raw`^(?:${wordAlternation('units')}|@|\*|=)$`, 'i');
 const CURRENCY_TOKEN = /^(?:RM|RH|RN|RP|RP\.|IDR|MYR|USD|EUR|SGD|\$|€|£|₹|¥|S\$|US\$)$/i;
 const CUR_PREFIX = /^(?:RM|RH|RN|RP\.?|IDR|MYR|USD|EUR|SGD|S\$|US\$|\$|€|£|₹|¥)/i;
 const CODE_TOKEN = /^(?:[A-Z0-9-]*\d{4,}[A-Z0-9-]*|\[[^\]]*\]|\*\d+\*|[A-Z]{0,4}\d{4,}[A-Z]?-?|\d{4,}[A-Z0-9-]*|[A-Z0-9]{2,}-\d+[A-Z0-9-]*)$/i;
 /** Keyword roles that make a line part of the totals block (never an item). */
 const SUMMARY_ROLES = new Set(['total', 'subtotal', 'tax', 'taxIncluded', 'taxBase', 'rounding', 'paid', 'change', 'balance', 'deposit', 'points', 'tip']);
 /** Column header words: the item table starts below the last line that has several of them. */
-const HEADER_WORDS = /^(?:DESCRIPTION|DESC|DESCR|ITEM|ITEMS|ITEN|ITM|QTY|QTY\.|QUANTITY|OTY|QIY|PRICE|U\/PRICE|S\/PRICE|U\.PRICE|UNIT|UNITAMT|AMOUNT|AMT|AMNT|TOTAL|RM|TAX|CODE|PRODUCT|ARTICLE|ARTIKEL|ARTICLES|DESIGNATION|DÉSIGNATION|LIBELLE|LIBELLÉ|NOMBRE|QTE|QTÉ|P\.U\.|PU|MONTANT|MENGE|BESCHREIBUNG|BEZEICHNUNG|ANZAHL|PREIS|BETRAG|EINZELPREIS|ZEILENBETRAG|POS\.?|AANTAL|PRIJS|OMSCHRIJVING|BEDRAG|RATE|HOURS|DISC|DISC\.%|TAXES|NAMA|BARANG|HARGA|JUMLAH|KUANTITAS|SUBTOTAL|TITLE|SKU|EXC|ISS|SALE|DESCRIPCION|CANTIDAD|IMPORTE|PRECIO)$/i;
+const HEADER_WORDS = new RegExp(String.raw`^(?:${wordAlternation('itemHeader')})$`, 'i');
+/** Header words that name only an amount: a line of only these is a label ("TOTAL AMOUNT"), not a table header. */
+const AMOUNT_HEADER = new RegExp(String.raw`^(?:${wordAlternation('amountHeader')})$`, 'i');
+/** Marks of a second header line ("Qty RM RM CODE", "(GST) (GST)"). */
+const HEADER_TAIL = new RegExp(String.raw`^\W*(?:${wordAlternation('itemHeaderTail')})\W*$`, 'i');
 
 const lettersIn = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 
@@ -278,14 +284,14 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
     const found = words.filter((w) => HEADER_WORDS.test(w));
     const hits = found.length;
     // "TOTAL AMOUNT" is a label, not a table header: a header names the item or its count or price
-    if (found.every((w) => /^(?:TOTAL|AMOUNT|AMT|AMNT|RM|TAX|SUBTOTAL|TAXES|JUMLAH|BETRAG|MONTANT|BEDRAG|IMPORTE)$/i.test(w))) return false;
+    if (found.every((w) => AMOUNT_HEADER.test(w))) return false;
     const digitWords = f.line.text.split(/\s+/).filter((w) => /\d/.test(w)).length;
     return hits >= 2 && hits >= words.length * 0.4 && (digitWords === 0 || (digitWords === 1 && hits >= 3));
   };
   // a second header line: short words, no digits ("Qty RM RM CODE", "(GST) (GST)")
   const isHeaderTail = (f: LineFacts) => {
     const words = f.line.text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
-    const marked = words.some((w) => HEADER_WORDS.test(w.replace(/[^\p{L}./%]/gu, '')) || /^\W*(?:RM|GST|SST|VAT|TAX|INCL?|EXCL?|EXC|CODE|RP|EUR|USD|\$|%)\W*$/i.test(w));
+    const marked = words.some((w) => HEADER_WORDS.test(w.replace(/[^\p{L}./%]/gu, '')) || HEADER_TAIL.test(w));
     return marked && !/\d/.test(f.line.text) && words.length <= 6 && words.reduce((s, w) => s + w.length, 0) / words.length <= 4.5;
   };
   const summaryLines = new Set(moneyFacts.summaryRows.map((r) => r.lineIndex));
@@ -338,12 +344,18 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
   return { rows, totalsStart };
 }
 
-const SUMMARY_WORDS = /\b(?:TOTAL|SUBTOTAL|GRAND\b|TOTAAL|SUMME\b|MONTANT\b|CHANGE\b|KEMBALI|TUNAI\b|ROUNDING|ROUNDED\b)/;
+const SUMMARY_WORDS = new RegExp(String.raw`\b(?:${wordAlternation('itemSummary')})`);
+/** Words of a line below the totals that is no item. */
+const AFTER_TOTALS = new RegExp(String.raw`\b(?:${wordAlternation('afterTotals', ' ')})\b`);
+/** A discount line's words. */
+const DISCOUNT_WORDS = new RegExp(String.raw`\b(?:${wordAlternation('discountWords')})\b`, 'i');
+/** A service or discount label that is a line of the totals. */
+const CHARGE_WORDS = new RegExp(wordAlternation('chargeWords'));
 /** Page footers of invoices: the item table of that page has ended. */
-const FOOTER = /\b(?:IBAN|BIC|SWIFT|VORSTAND|AUFSICHTSRAT|REGISTERGERICHT|HRB|KVK|BANKVERBINDUNG|BANK\s*ACCOUNT|E-?MAIL|SIRET|CAPITAL)\b|[\w.-]+@[a-z][\w-]*\.[a-z]{2,}|\bwww\.|https?:/i;
+const FOOTER = new RegExp(String.raw`\b(?:${wordAlternation('footer')})\b|[\w.-]+@[a-z][\w-]*\.[a-z]{2,}|\bwww\.|https?:`, 'i');
 
 const DATE_RE = /\b(?:[0-2]?\d|3[01])[/.-](?:0?[1-9]|1[0-2])[/.-](?:\d{2}|\d{4})\b|\b(?:0?[1-9]|1[0-2])[/.-](?:[0-2]?\d|3[01])[/.-](?:\d{2}|\d{4})\b|\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:AM|PM)?\b/i;
-const MARKER_RE = /\b(?:DATE|TIME|CASHIER|CASHTER|COUNTER|TABLE|PAX|INV\w*|RECEIPT|BILL|SLIP|TRANS\w*|TERMINAL|POS|OPERATOR|SERVER|MEJA|KASIR|TANGGAL|TGL|TEL|FAX|PHONE|HRS|HOURS|NPWP|(?:GST|SST|VAT|TAX|CO|COMPANY)\s*(?:REG\w*|ID|NO))\b/;
+const MARKER_RE = new RegExp(String.raw`\b(?:${wordAlternation('headerMarkers')})\b`);
 
 /** A line of the receipt's header block: date, time, cashier, phone, registration, opening hours. */
 function isMarker(f: LineFacts): boolean {
@@ -356,14 +368,14 @@ function isSummaryLine(f: LineFacts, afterTotals: boolean): boolean {
   for (const h of f.hits) {
     if (h.role === 'quantity' && /^\s*(?:\(S\))?\s*[:=]/.test(upper.slice(h.end))) return true;
     if (SUMMARY_ROLES.has(h.role)) return true;
-    if (h.role === 'quantity' && /TOTAL|COUNT|NO OF|JUMLAH/.test(h.keyword)) return true;
+    if (h.role === 'quantity' && ITEM_COUNT_LABEL.test(h.keyword)) return true;
     if (h.role === 'quantity' && /^ITEMS?$/.test(h.keyword) && f.amounts.length && /\bITEMS?\s*(?:\(S\))?\s*[:=]/.test(f.canon + ':')) return true;
     if (h.role === 'service' && h.keyword === 'SERVICE' && !/%/.test(f.line.text)) continue;
     // a discount or service label, not a product that mentions one ("SX Flyer SAECO Korting 0,00")
-    if ((h.role === 'service' || h.role === 'discount') && (afterTotals || /CHARGE|CHG|SAVING|TOTAL/.test(h.keyword + upper) || (/%/.test(upper) && h.start < 12) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
+    if ((h.role === 'service' || h.role === 'discount') && (afterTotals || CHARGE_WORDS.test(h.keyword + upper) || (/%/.test(upper) && h.start < 12) || (h.start <= 2 && /^\s*[:=]/.test(upper.slice(h.end))))) return true;
     if (h.role === 'info' && afterTotals) return true;
   }
-  return /\b(?:THANK|TERIMA KASIH|CHANGE|CASH|TUNAI|VISA|MASTERCARD|POINTS?)\b/.test(f.canon) && afterTotals;
+  return AFTER_TOTALS.test(f.canon) && afterTotals;
 }
 
 function part<T>(value: T, line: Line, tok?: Tok): ItemPart<T> {
@@ -531,7 +543,7 @@ const oneWord = (r: Row) => (r.name?.text.trim().split(/\s+/).length ?? 0) <= 1;
 /** A discount line under its item (a negative amount with no description of its own, or a promo code), when descriptions are above: taken off the item before. */
 function discountLine(x: FoundItem, found: FoundItem[], descAfter: boolean): boolean {
   const { row: r, reading } = x;
-  if (!(reading.total < 0 && found.length && (r.kind === 'nums' || /\b(?:DISC\w*|PROMO\w*|PWP|LESS|VOUCHER|COUPON|POTONGAN|DISKON)\b/i.test(r.line.text)) && !descAfter)) return false;
+  if (!(reading.total < 0 && found.length && (r.kind === 'nums' || DISCOUNT_WORDS.test(r.line.text)) && !descAfter)) return false;
   const prev = found[found.length - 1]!;
   prev.reading = { ...prev.reading, total: Math.round((prev.reading.total + reading.total) * 100) / 100, confirmed: false };
   prev.nameLines.push(r);

@@ -21,6 +21,20 @@ export const WORD_LISTS = {
   addressCut: 'contact and tax-id labels printed after an address on its line: the address ends there (TEL, FAX, GST)',
   addressStop: 'words of a line that ends the merchant\'s address (TOTAL, TEL, RECEIPT, CASHIER)',
   addressLabels: 'labels printed before an address (ADDRESS, ALAMAT)',
+  itemHeader: 'words of an item table\'s column header, one word each as printed (DESCRIPTION, QTY, MENGE, HARGA)',
+  amountHeader: 'header words that name only an amount (TOTAL, BETRAG): a line of only these is a label, not a table header',
+  itemHeaderTail: 'marks of a second header line, alone as a word (RM, GST, INCL, %)',
+  units: 'units printed beside an item\'s quantity, alone as a word (KG, PCS, STK)',
+  itemSummary: 'words that make a line part of the totals block, at a word\'s start (TOTAL, SUMME, KEMBALI)',
+  afterTotals: 'words of a line below the totals that is no item (THANK, CASH, TERIMA KASIH)',
+  headerMarkers: 'words of the receipt\'s header block: date, cashier, table, phone, registration (DATE, KASIR, GST REG)',
+  footer: 'words of an invoice page\'s footer: the item table has ended (IBAN, HRB, SIRET)',
+  discountWords: 'words of a discount line under its item (DISC, PROMO, POTONGAN)',
+  itemCount: 'words of a quantity label that make it the count of items, anywhere in the label (TOTAL, COUNT, JUMLAH)',
+  chargeWords: 'words that make a service or discount label a line of the totals, anywhere in the line (CHARGE, SAVING)',
+  taxSummary: 'words after a tax\'s name that head its summary table (SUMMARY, BREAKDOWN, RATE)',
+  taxSummaryAlone: 'words that alone head a tax summary table, at a word\'s start (DPP)',
+  taxBase: 'words of a tax table\'s net column, before a tax\'s name on the header line (NET, NETTO, HT)',
 } as const;
 export type WordList = keyof typeof WORD_LISTS;
 
