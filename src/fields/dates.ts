@@ -11,6 +11,7 @@ import type { ParsedDate, TimeOfDay } from '../locale/dates.js';
 import { repairDigitRuns } from '../locale/numbers.js';
 import { chronoDates } from '../locale/chrono.js';
 import { boxesForSpan, confidenceForSpan, fold } from './text.js';
+import { wordAlternation } from '../locale/languages/index.js';
 
 export type DateKind = 'transaction' | 'order' | 'due' | 'other' | 'none';
 
@@ -34,11 +35,13 @@ interface KeywordRule { kind: DateKind; re: RegExp }
 
 /** Ordered: more specific first. Patterns run on folded (upper-case, accent-free) text. */
 const DATE_KEYWORDS: KeywordRule[] = [
-  { kind: 'due', re: /\b(?:DUE\s*DATE|DATE\s*DUE|DATE\s*LIMITE(?:\s*DE\s*(?:PAIEMENT|REGLEMENT))?|A\s*REGLER\s*AVANT|PAYER\s*AVANT|PAYMENT\s*DUE|DUE\s*(?:ON|BY)?|PAY\s*BY|PAYABLE\s*BY|DATE\s*D\s*ECHEANCE|ECHEANCE|A\s*PAYER\s*AVANT|FALLIG\w*|ZAHLBAR\s*BIS|VERVAL\w*|UITERSTE\s*BETAALDATUM|JATUH\s*TEMPO|VENCIMIENTO|SCADENZA)\b/ },
-  { kind: 'order', re: /\b(?:ORDER\s*DATE|DATE\s*OF\s*ORDER|ORDER\s*PLACED|BESTELLDATUM|DATE\s*DE\s*(?:LA\s*)?COMMANDE|BESTELDATUM|FECHA\s*DE\s*PEDIDO|TGL\s*PESANAN)\b/ },
-  { kind: 'other', re: /\b(?:EXP\w*|VALID\w*|UNTIL|BEST\s*BEFORE|USE\s*BY|PRINT\w*|REPRINT\w*|CETAK|DELIVERY\s*DATE|DELIVERY|DELIVERED|SHIP\w*|LIVRAISON|LIEFER\w*|LEVER\w*|PERIOD\w*|PERIODE|FROM|TO|BIRTH\w*|SINCE|MEMBER\w*|PROMO\w*|BERLAKU|CHECK\s*-?\s*(?:IN|OUT)|ARRIVAL|DEPARTURE|ARRIVEE|DEPART|START|END|DU|AU|VOM|BIS|VAN|TOT|DESDE|HASTA|SERVICE\s*DATE|LEISTUNGSDATUM|MULAI|SAMPAI|S\/D|RETURN\w*|REFUND|WARRANTY|GARANSI|JOINED|OPENED|LAST\s*VISIT|NEXT\s*VISIT)\b/ },
-  { kind: 'transaction', re: /\b(?:INVOICE\s*DATE|DATE\s*OF\s*INVOICE|BILL\s*DATE|BILLING\s*DATE|RECEIPT\s*DATE|DATE\s*OF\s*ISSUE|ISSUE\s*DATE|ISSUED(?:\s*ON)?|TAX\s*POINT|TRANS\w*\s*DATE|SALES?\s*DATE|PURCHASE\s*DATE|PAYMENT\s*DATE|DATE\s*DE\s*FACTURE|DATE\s*FACTURE|DATE\s*D\s*EMISSION|FACTUURDATUM|RECHNUNGSDATUM|RECHNUNGS\s*DATUM|FECHA\s*DE\s*(?:FACTURA|EMISION)|DATA\s*(?:FATTURA|EMISSIONE)|DATE|DATED|DATUM|FECHA|DATA|TANGGAL|TGL|TARIKH|WAKTU|FACTURE\s*DU|INVOICE|BILL|RECEIPT|FACTURE|RECHNUNG|FACTUUR)\b/ },
+  { kind: 'due', re: new RegExp(String.raw`\b(?:${wordAlternation('dateDue', undefined, true)})\b`) },
+  { kind: 'order', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOrder', undefined, true)})\b`) },
+  { kind: 'other', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOther', undefined, true)})\b`) },
+  { kind: 'transaction', re: new RegExp(String.raw`\b(?:${wordAlternation('dateTransaction', undefined, true)})\b`) },
 ];
+
+const GENERIC_KEYWORD = new RegExp(String.raw`^(?:${wordAlternation('dateGeneric')})$`);
 
 const DATE_KEYWORDS_GLOBAL = DATE_KEYWORDS.map((r) => ({ ...r, g: new RegExp(r.re.source, 'g') }));
 
@@ -58,7 +61,7 @@ function keywordBefore(text: string): { kind: DateKind; keyword: string } | unde
   }
   if (!best) return undefined;
   // generic words far from the date ("INVOICE" at the start of a long line) say little
-  if (/^(INVOICE|BILL|RECEIPT|FACTURE|RECHNUNG|FACTUUR)$/.test(best.keyword) && t.length - best.end > 25) return undefined;
+  if (GENERIC_KEYWORD.test(best.keyword) && t.length - best.end > 25) return undefined;
   return { kind: best.kind, keyword: best.keyword };
 }
 

@@ -7,20 +7,22 @@ import { parseDates } from '../locale/dates.js';
 import { boxesForSpan, fold } from './text.js';
 import type { Located } from './types.js';
 import { roundConfidence } from './confidence.js';
+import { wordAlternation } from '../locale/languages/index.js';
 
-const NUMBER_WORD = String.raw`(?:\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#|ID|REF))?`;
+const NUMBERS = wordAlternation('numberWords');
+const NUMBER_WORD = String.raw`(?:\s*(?:${NUMBERS}|N|ID|REF))?`;
 
 interface IdRule { kind: 'invoice' | 'receipt'; strength: number; re: RegExp }
 
 /** Patterns on folded text; the match ends where the value may start. */
 const ID_RULES: IdRule[] = [
-  { kind: 'invoice', strength: 3, re: new RegExp(String.raw`\b(?:TAX\s*INVOICE|INVOICE|INV|BILL|CASH\s*INV|FACTURE|FACTURA|FATTURA|FAKTUR|NOTA\s*FISCAL)\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|N|#)\s*\.?`, 'g') },
-  { kind: 'invoice', strength: 3, re: /\b(?:RECHNUNGS?\s*-?\s*(?:NR|NUMMER|NO)|FACTUUR\s*-?\s*(?:NUMMER|NR|NO)|NUMERO\s*DE\s*FACTURE|NUMERO\s*FACTURE|N°\s*DE\s*FACTURE|INVOICE\s*ID|NO\.?\s*FAKTUR|NOMOR\s*FAKTUR)\b\.?/g },
-  { kind: 'receipt', strength: 2.5, re: new RegExp(String.raw`\b(?:RECEIPT|RCPT|RECIEPT|TRANS(?:ACTION)?|TRX|TRN|DOC(?:UMENT)?|SLIP|TICKET|CHECK|CHK|ORDER|BOOKING|RESERVATION|CONFIRMATION|STRUK|NOTA|KWITANSI)\s*(?:NUMBER|NUMMER|NUMERO|NUM|NO|NR|N°|#|ID|CODE)\s*\.?`, 'g') },
-  { kind: 'receipt', strength: 2, re: /\b(?:NO\.?\s*(?:PESANAN|NOTA|STRUK|TRANSAKSI|ORDER)|KODE\s*TRANSAKSI|BOOKING\s*ID|ORDER\s*ID|CB\s*#|BILL\s*#|REF(?:ERENCE)?\s*(?:NO|#|ID)?)\b\.?/g },
-  { kind: 'receipt', strength: 2, re: /\b(?:RECEIPT|TICKET|BON|BELEG|KASSENBON|STRUK|NOTA|TRANSACTION|TRANS|BILL|CHECK)\s*[:#]/g },
+  { kind: 'invoice', strength: 3, re: new RegExp(String.raw`\b(?:${wordAlternation('invoiceWords')})\s*(?:${NUMBERS}|N)\s*\.?`, 'g') },
+  { kind: 'invoice', strength: 3, re: new RegExp(String.raw`\b(?:${wordAlternation('invoiceNumberLabels')})\b\.?`, 'g') },
+  { kind: 'receipt', strength: 2.5, re: new RegExp(String.raw`\b(?:${wordAlternation('receiptWords')})\s*(?:${NUMBERS}|ID|CODE)\s*\.?`, 'g') },
+  { kind: 'receipt', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('receiptNumberLabels')})\b\.?`, 'g') },
+  { kind: 'receipt', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('receiptLabels')})\s*[:#]`, 'g') },
   // a bare document word followed by an id ("Invoice INV/2023/03/0008", "Facture 2022089083", "# invoice_number_1")
-  { kind: 'invoice', strength: 2, re: new RegExp(String.raw`\b(?:INVOICE|FACTURE|FACTUUR|RECHNUNG|FACTURA|FATTURA)${NUMBER_WORD}\b`, 'g') },
+  { kind: 'invoice', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('documentWords')})${NUMBER_WORD}\b`, 'g') },
   { kind: 'invoice', strength: 1.5, re: /^\s*#(?=\s*\S*\d)/g },
 ];
 

@@ -81,12 +81,14 @@ export function languageByCode(code: string | undefined): LanguageVocabulary | u
 }
 
 /**
- * One word list over every language as a regex alternation (no group): each phrase once, the longest first (of
- * two that start at the same place the longer is tried first), a space in a phrase matching `space` (default any
- * run of spaces or none).
+ * One word list over every language as a regex alternation (no group), each phrase once, a space in a phrase
+ * matching `space` (default any run of spaces or none). By default the longest first (of two that start at the
+ * same place the longer is tried first); with `inOrder`, the languages' order and then each file's (for lists of
+ * patterns whose optional parts make length a poor guide: "DUE (?:ON|BY)?" after "DUE DATE").
  */
-export function wordAlternation(list: WordList, space = String.raw`\s*`): string {
+export function wordAlternation(list: WordList, space = String.raw`\s*`, inOrder = false): string {
   const phrases = [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
   if (!phrases.length) return '(?!)';
-  return phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0)).map((p) => p.replace(/ /g, space)).join('|');
+  if (!inOrder) phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  return phrases.map((p) => p.replace(/ /g, space)).join('|');
 }

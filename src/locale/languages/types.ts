@@ -7,7 +7,9 @@ export type ChronoLocale = (typeof CHRONO_LOCALES)[number];
 /**
  * The word lists a language may bring (words.json `words`), by what the finders use them for. Each phrase is a
  * pattern of the folded text (upper case, accent-free), a space matching any run of spaces or none; a finder
- * reads the union over every language (languages/index.ts wordAlternation), so order within a list is free.
+ * reads the union over every language (languages/index.ts wordAlternation): longest first, or (for a list
+ * whose doc says "in order") by language order and then file order, so that of two phrases that start at the
+ * same place the one written first is tried first.
  */
 export const WORD_LISTS = {
   notName: 'words of a line that is no merchant\'s name (greetings, thanks, labels of the date, cashier, table, tax id)',
@@ -34,6 +36,18 @@ export const WORD_LISTS = {
   chargeWords: 'words that make a service or discount label a line of the totals, anywhere in the line (CHARGE, SAVING)',
   taxSummary: 'words after a tax\'s name that head its summary table (SUMMARY, BREAKDOWN, RATE)',
   taxSummaryAlone: 'words that alone head a tax summary table, at a word\'s start (DPP)',
+  dateDue: 'labels of a due date (DUE DATE, ECHEANCE, FALLIG); in order: of two that start together the earlier wins',
+  dateOrder: 'labels of an order date (ORDER DATE, BESTELLDATUM); in order',
+  dateOther: 'labels of a date that is not the purchase\'s: expiry, delivery, a period, membership, check-in (EXP, LIEFER, DU, AU); in order',
+  dateTransaction: 'labels of the purchase\'s or the invoice\'s date (INVOICE DATE, DATUM, TANGGAL), and the generic document words that may stand before it; in order',
+  dateGeneric: 'document words that name no date themselves: far from the date they say little (INVOICE, RECHNUNG)',
+  numberWords: 'words for "number" after a document\'s name (NUMBER, NUMMER, NR, NUMERO, N°)',
+  invoiceWords: 'words of an invoice number\'s label, before a number word (INVOICE, FACTURA, FAKTUR)',
+  invoiceNumberLabels: 'whole labels of an invoice number (RECHNUNGSNR, NUMERO DE FACTURE, NOMOR FAKTUR)',
+  receiptWords: 'words of a receipt or transaction number\'s label, before a number word (RECEIPT, TRX, STRUK)',
+  receiptNumberLabels: 'whole labels of a receipt, order or reference number (ORDER ID, NO PESANAN, REF)',
+  receiptLabels: 'receipt words followed by a colon or # before the receipt\'s number (RECEIPT:, BELEG:, STRUK #)',
+  documentWords: 'the word "invoice" alone, followed by its id ("Invoice INV/2023/03/0008", "Facture 2022089083")',
   taxBase: 'words of a tax table\'s net column, before a tax\'s name on the header line (NET, NETTO, HT)',
 } as const;
 export type WordList = keyof typeof WORD_LISTS;
