@@ -80,9 +80,6 @@ export const WORLD_CITIES = [
 /** A place's words as lists and texts are matched: folded upper case, every run of other characters one space. */
 export const placeWords = (s: string): string => s.replace(/[^A-Z0-9]+/g, ' ').trim();
 
-/** Company-form suffixes (upper case, punctuation-free tokens matched on folded text). */
-export const COMPANY_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|AG|KG|S\.A\.S\.?|SAS|S\.A\.|SA|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|SRL|S\.L\.|SL|SPA|S\.P\.A\.?|B\.V\.?|BV|N\.V\.?|NV|PTE\.?|PT\.?|CV\.?|TBK\.?|PLC|PVT\.?|LLP|OY|AB|AS|A\/S|APS|PTY\.?|K\.K\.`;
-
 // Kept beside i18n-iso-countries (issue 50): short forms and colloquial names it does not list or that the world rules do not match ("uk", "usa", "england", "holland"); fields/address reads them.
 /** Country names (as written in `near` or on documents) -> ISO alpha-2. */
 export const COUNTRY_NAMES: Record<string, string> = {

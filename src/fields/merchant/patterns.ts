@@ -5,21 +5,23 @@
  */
 import type { Document, Line } from '../../document/types.js';
 import type { Locale } from '../../locale/index.js';
-import { COMPANY_SUFFIX_PATTERN, COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES, placeWords } from '../../locale/lexicon.js';
+import { COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES, placeWords } from '../../locale/lexicon.js';
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
 import { wordAlternation } from '../../locale/languages/index.js';
 
-const STRONG_SUFFIX_PATTERN = String.raw`SDN\.?\s*BHD\.?|S\/B|SDN|BHD\.?|BERHAD|PLT|LTD\.?|LIMITED|LLC|L\.L\.C\.?|INC\.?|INCORPORATED|CORP\.?|CORPORATION|CO\.,?\s*LTD\.?|GMBH|M\.?B\.?H\.?|S\.A\.S\.?|S\.A\.|SARL|S\.A\.R\.L\.?|EURL|S\.R\.L\.?|S\.L\.|S\.P\.A\.?|B\.V\.?|N\.V\.?|TBK\.?|PVT\.?|LLP|PTY\.?|K\.K\.`;
+const FORMS = wordAlternation('companyForms');
+const SHORT_FORMS = wordAlternation('companyFormsShort');
+const FIRST_FORMS = wordAlternation('companyFormsFirst');
 /** Company forms, OCR-tolerant for the Malaysian ones (S/B read as 5/B, SDN BHD as SON BHD). */
-export const COMPANY_SUFFIX = new RegExp(String.raw`(?:^|[\s,.(])(?:${STRONG_SUFFIX_PATTERN}|[S5$&§][/\\][B8R0D]|S[O0E]N\.?\s*[BT8I]H[D0]|SDN\.?\s*\w{2,3}|[BT8]HD)(?=$|[\s,.)])`);
-export const SUFFIX_AT_END = new RegExp(String.raw`(?:^|\s)(?:${COMPANY_SUFFIX_PATTERN})\s*$`);
+export const COMPANY_SUFFIX = new RegExp(String.raw`(?:^|[\s,.(])(?:${FORMS}|${wordAlternation('companyFormsRead')})(?=$|[\s,.)])`);
+export const SUFFIX_AT_END = new RegExp(String.raw`(?:^|\s)(?:${FORMS}|${SHORT_FORMS}|(?:${FIRST_FORMS})\.?|${wordAlternation('companyFormsEndOnly')})\s*$`);
 /** Short company forms (AG, KG, SA, PT, ...) also abbreviate other words (KG = kampung): only at the end of a longer name, or PT/CV first. */
 // Linear: the form at the end is found first, then three letters before it (one pattern
 // `\p{L}{3,}.*\s(?:AG|...)$` backtracked quadratically: 1.4 s on 20k characters of 'TOTAL ').
-const WEAK_SUFFIX_END = /\s(?:AG|KG|SA|SAS|SL|NV|BV|AS|AB|OY|APS|SRL|SPA|PTE|PLC)\.?$/u;
-const WEAK_SUFFIX_START = /^(?:PT|CV)\.?\s+\p{L}{3,}/u;
+const WEAK_SUFFIX_END = new RegExp(String.raw`\s(?:${SHORT_FORMS})\.?$`, 'u');
+const WEAK_SUFFIX_START = new RegExp(String.raw`^(?:${FIRST_FORMS})\.?\s+\p{L}{3,}`, 'u');
 export const weakSuffix = (t: string): boolean => {
   const end = WEAK_SUFFIX_END.exec(t);
   return (!!end && /\p{L}{3}/u.test(t.slice(0, end.index))) || WEAK_SUFFIX_START.test(t);
@@ -56,8 +58,8 @@ export const MERCHANT_LABEL = new RegExp(String.raw`(?:^|[\s–-])(?:${wordAlter
  * street as OCR reads its "Jl." ("J1. Jend. A. Yani", "JI. Tukad Pakerisan").
  * Not a division after a word: "VinCommerce TP. Cam Pha, Quang Ninh" prints the name first.
  */
-export const ADDRESS_FORM = /\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:JALAN|LORONG|TAMAN)\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:PHUONG|HUYEN|THI XA|THI TRAN|KHU PHO|SO NHA)\b|\bKHU (?:DO THI|CONG NGHIEP|DAN CU|[A-Z\d]\b)|^\W*J[1I]\.\s*\p{L}/u;
-export const ADDRESS_HINT = /\b(?:JALAN|JLN|JL|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|BLK|LEVEL|LVL|TINGKAT|FLOOR|FLR|UNIT|SUITE|KAWASAN|BANDAR|PERSIARAN|LEBUH|KAMPUNG|KG|BATU|KM|STREET|ST|ROAD|RD|AVENUE|AVE|BOULEVARD|BLVD|DRIVE|DR|LANE|HIGHWAY|HWY|PLAZA|SQUARE|MALL|COMPLEX|KOMPLEKS|BUILDING|BANGUNAN|WISMA|MENARA|RUE|STRASSE|STR|STRAAT|WEG|PLEIN|CALLE|VIA|GANG|GG|RT|RW|KEL|KEC|KAB|KOTA|DESA|PERUMAHAN|RUKO|SEKSYEN|SECTION|PO\s*BOX|CEDEX)\b/;
+export const ADDRESS_FORM = new RegExp(String.raw`\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:${wordAlternation('streetGlued')})\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:${wordAlternation('addressStart', ' ')})\b|\b(?:${wordAlternation('addressPhrases', ' ')})|^\W*J[1I]\.\s*\p{L}`, 'u');
+export const ADDRESS_HINT = new RegExp(String.raw`\b(?:${wordAlternation('streetWords')})\b`);
 
 /**
  * Lines that never name the merchant, whatever else they show: opening hours, taglines that address the
@@ -95,13 +97,13 @@ export function countersOnly(value: string): boolean {
   return named.length > 0 && named.every(counter);
 }
 /** Street lines: street words (with their OCR forms: StraBe, Strafle), or a word and a house number. */
-const STREET_LINE = /STRA(?:SS|ß|B|F|FL|FI|8)E\b|\bSTR\.|\b\p{L}+(?:STR|WEG|ALLEE|PLATZ|GASSE)\b|\b(?:STRASSE|WEG|ALLEE|PLATZ|GASSE)\b/iu;
+const STREET_LINE = new RegExp(String.raw`STRA(?:SS|ß|B|F|FL|FI|8)E\b|\bSTR\.|\b\p{L}+(?:${wordAlternation('streetLineSuffixes')})\b|\b(?:${wordAlternation('streetLineWords')})\b`, 'iu');
 /**
  * English street lines: a house number, the street's name and its type ("1221 South Florida Avenue",
  * "3001 Mission College Blvd"), and a street type run into its name, as PaddleOCR reads it without spaces
  * ("320CanbridgeSt.", "New BleeckerSt.", "83EddyStreet").
  */
-const ENGLISH_STREET_LINE = /^\d{1,5}[A-Z]?\s+(?:[NSEW]\.?\s+)?[A-Z][A-Z'.\s-]*?\b(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|HIGHWAY|HWY|PIKE|PARKWAY|PKWY|COURT|CT|PLACE|PL|WAY|SQUARE|SQ|TERRACE)\b\.?(?:\s|,|$)/;
+const ENGLISH_STREET_LINE = new RegExp(String.raw`^\d{1,5}[A-Z]?\s+(?:[NSEW]\.?\s+)?[A-Z][A-Z'.\s-]*?\b(?:${wordAlternation('streetTypes')})\b\.?(?:\s|,|$)`);
 const GLUED_STREET = /\p{Ll}(?:St|Ave|Rd|Blvd|Street|Avenue|Road)\b\.?(?:\s|,|$)/u;
 const WORD_AND_HOUSE_NUMBER = /^[\p{L}][\p{L}\s.'-]{3,}\s\d{1,4}\s?[a-z]?$/iu;
 

@@ -73,8 +73,8 @@ export function readLanguages(root: string): LanguageVocabulary[] {
 /** Every language, in the order their cues are weighed (on a tie the earlier wins; English needs a clear lead). */
 export const LANGUAGES: readonly LanguageVocabulary[] = readLanguages(path.dirname(fileURLToPath(import.meta.url)));
 
-/** Tax names of every language and a few more (Nordic), longest first for regex alternations. */
-export const TAX_WORDS: readonly string[] = [...new Set([...LANGUAGES.flatMap((l) => l.taxWords), 'MOMS', 'MVA', 'ALV'])].sort((a, b) => b.length - a.length || a.localeCompare(b));
+/** Tax names of every language, longest first for regex alternations. */
+export const TAX_WORDS: readonly string[] = [...new Set([...LANGUAGES.flatMap((l) => l.taxWords)])].sort((a, b) => b.length - a.length || a.localeCompare(b));
 
 export function languageByCode(code: string | undefined): LanguageVocabulary | undefined {
   return code ? LANGUAGES.find((l) => l.code === code.toLowerCase()) : undefined;
