@@ -8,6 +8,7 @@
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
  *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] [--ranking fitted|default] [--choice-fields date] | --held FILE,...] [--combines]
+ *                       [--features[-FIELD] a,b] [--no-bias[-FIELD]]   (the choice's fit, as scripts/fit-combine.mjs takes them)
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -30,7 +31,7 @@ import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmo
 import { fitMap } from '../scripts/fit-calibration.mjs';
 import { fitBoosted, treesScore } from '../scripts/fit-boost.mjs';
 import { goldFor, scoreField } from './score.mjs';
-import { libraryFeatures, losoChoice } from '../scripts/fit-combine.mjs';
+import { choiceArgs, choiceOptions, libraryFeatures, losoChoice } from '../scripts/fit-combine.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -245,7 +246,7 @@ async function engineLoso(records) {
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
     await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), '--out', path.join(b, 'models', 'fields.json')]);
     // the choice between readings fitted without the source too (scripts/fit-combine.mjs, the build's features)
-    await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--fields', opt('choice-fields', 'date'), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
+    await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--fields', opt('choice-fields', 'date'), ...choiceArgs(argv), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
     await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ...(opt('ranking', 'fitted') === 'fitted' ? { ranking: 'fitted' } : {}) }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
     const mine = loadRecords(outs);
@@ -307,7 +308,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     report.combines = {};
     const features = await libraryFeatures();
     for (const field of ['total', 'date', 'tax']) {
-      const res = losoChoice(records, field, features);
+      const res = losoChoice(records, field, features, choiceOptions(argv, field));
       report.combines[field] = res;
       console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
       for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned ?? '-'} |`);

@@ -3,7 +3,8 @@
  * Fits the choice between two readings (src/resolve/combine-model.ts) from the weighings the pool's
  * recordings hold (scripts/fit-fields.mjs --collect writes `combines`), and writes models/combine.json:
  *
- *   node scripts/fit-combine.mjs --data rec-0.jsonl,rec-1.jsonl [--labels POOL] [--fields date] [--lambda 1] [--min-rows 20] [--out models/combine.json]
+ *   node scripts/fit-combine.mjs --data rec-0.jsonl,rec-1.jsonl [--labels POOL] [--fields date] [--lambda 1] [--min-rows 20]
+ *     [--features[-FIELD] a,b] [--no-bias[-FIELD]] [--out models/combine.json]
  *
  * A row is one weighing of two different values of a field where exactly one is right (by the pool's
  * labels; --labels POOL reads them as the pool holds them now); a date read in the other day/month order
@@ -58,15 +59,17 @@ export function choiceRows(records, field, features) {
 }
 
 /** The logistic choice fitted on `rows`: { weights } with `bias` the intercept (undefined when there are no rows). */
-export function fitChoice(rows, { lambda = 1, minRows = 20 } = {}) {
+export function fitChoice(rows, { lambda = 1, minRows = 20, features, bias = true } = {}) {
   if (!rows.length) return undefined;
   const seen = new Map();
   for (const x of rows) for (const [k, v] of Object.entries(x.f)) if (k !== 'bias' && v) seen.set(k, (seen.get(k) ?? 0) + 1);
-  const names = [...seen].filter(([, n]) => n >= minRows).map(([k]) => k).sort();
-  const vector = (f) => Float64Array.from([1, ...names.map((n) => f[n] ?? 0)]);
+  const allowed = features ? new Set(features) : undefined;
+  const names = [...seen].filter(([k, n]) => n >= minRows && (!allowed || allowed.has(k))).map(([k]) => k).sort();
+  // without the intercept its column is 0 on every row, so its weight stays 0
+  const vector = (f) => Float64Array.from([bias ? 1 : 0, ...names.map((n) => f[n] ?? 0)]);
   const { beta } = fitSigned(rows.map((x) => ({ x: vector(x.f), y: x.second ? 1 : 0, w: 1 })), names, names.map(() => 0), lambda);
   const round = (v) => Math.round(v * 1e4) / 1e4;
-  return { weights: Object.fromEntries([['bias', round(beta[0])], ...names.map((n, k) => [n, round(beta[k + 1])])]) };
+  return { weights: Object.fromEntries([...(bias ? [['bias', round(beta[0])]] : []), ...names.map((n, k) => [n, round(beta[k + 1])])]) };
 }
 
 /** A fitted choice's log-odds for the second value (as resolve/field-model.ts modelScore adds them). */
@@ -90,6 +93,21 @@ export function losoChoice(records, field, features, opts = {}) {
   }
   return { decisions: rows.length, perSource };
 }
+
+/**
+ * A field's fit options from the command line, as fitChoice takes them: --features a,b (only these features,
+ * each still seen in --min-rows weighings) and --no-bias (no intercept), or per field --features-total a,b and
+ * --no-bias-total (the field's own win).
+ */
+export function choiceOptions(argv, field) {
+  const list = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1].split(',').filter(Boolean) : undefined; };
+  const features = list(`--features-${field}`) ?? list('--features');
+  const noBias = argv.includes(`--no-bias-${field}`) || argv.includes('--no-bias');
+  return { ...(features ? { features } : {}), ...(noBias ? { bias: false } : {}) };
+}
+
+/** The command-line arguments choiceOptions reads, to hand on to another run of this script. */
+export const choiceArgs = (argv) => argv.flatMap((a, i) => (/^--features(?:-\w+)?$/.test(a) ? [a, argv[i + 1]] : /^--no-bias(?:-\w+)?$/.test(a) ? [a] : []));
 
 /** The library's feature function from a build (RK_DIST's folder, or dist/). */
 export async function libraryFeatures() {
@@ -125,8 +143,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const key = CHOICE_FIELDS[field];
     if (!key) { console.error(`unknown field ${field}: one of ${Object.keys(CHOICE_FIELDS).join(', ')}`); process.exit(2); }
     const rows = choiceRows(records, field, features);
-    const m = fitChoice(rows, settings);
+    const own = choiceOptions(argv, field);
+    const m = fitChoice(rows, { ...settings, ...own });
     model.fitted.rows[key] = rows.length;
+    if (Object.keys(own).length) (model.fitted.options ??= {})[key] = own;
     if (m) model.fields[key] = m;
     const right = m ? rows.filter((x) => (choiceScore(m, x.f) > 0) === x.second).length : 0;
     console.log(`${key}: ${rows.length} weighings with one value right; the rule ${rows.filter((x) => (x.chosen === 'second') === x.second).length}, the fit ${right} (in sample)`);

@@ -2,7 +2,7 @@
 // leave-one-source-out score (scripts/fit-combine.mjs).
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without types
-import { choiceRows, fitChoice, losoChoice, choiceScore } from '../scripts/fit-combine.mjs';
+import { choiceArgs, choiceOptions, choiceRows, fitChoice, losoChoice, choiceScore } from '../scripts/fit-combine.mjs';
 import { checkChoiceModels, choiceFeatures, preferSecond } from '../src/resolve/combine-model.js';
 
 const rec = (ds: string, id: string, gold: number, a: [number, number], b: [number, number], chosen: string, terms: [string[], string[]] = [['label:TOTAL'], ['label:TOTAL', 'arithmetic:items(1)']]) => ({
@@ -72,6 +72,20 @@ describe('fitting the choice', () => {
     const first = { confidence: 0.9, terms: [] }, second = { confidence: 0.6, terms: ['arithmetic:items'] };
     expect(preferSecond(m, 'second-reader', first, second)).toBe(choiceScore(m, choiceFeatures('second-reader', first, second)) > 0);
     expect(preferSecond(m, 'second-reader', first, second)).toBe(true);
+  });
+
+  it('fits only the features named, and without an intercept when asked; the options come from the command line per field', () => {
+    const rs = Array.from({ length: 40 }, (_, i) => rec('z', `z${i}`, 10, i % 2 ? [10, 0.9] : [17, 0.9], i % 2 ? [12, 0.95] : [10, 0.6], 'first', i % 2 ? [['arithmetic:items'], []] : [[], ['arithmetic:items']]));
+    const rows = choiceRows(rs, 'total', choiceFeatures);
+    const only = fitChoice(rows, { lambda: 1, minRows: 20, features: ['confidence-difference'] });
+    expect(Object.keys(only.weights).sort()).toEqual(['bias', 'confidence-difference']);
+    const bare = fitChoice(rows, { lambda: 1, minRows: 20, features: ['confidence-difference', 'term:arithmetic'], bias: false });
+    expect(Object.keys(bare.weights).sort()).toEqual(['confidence-difference', 'term:arithmetic']);
+    expect(bare.weights['term:arithmetic']).toBeGreaterThan(1);
+    const argv = ['--fields', 'total,date', '--features-total', 'confidence-difference,support-difference', '--no-bias-total', '--lambda', '1'];
+    expect(choiceOptions(argv, 'total')).toEqual({ features: ['confidence-difference', 'support-difference'], bias: false });
+    expect(choiceOptions(argv, 'date')).toEqual({});
+    expect(choiceArgs(argv)).toEqual(['--features-total', 'confidence-difference,support-difference', '--no-bias-total']);
   });
 
   it('scores each source by a choice fitted on the others', () => {
