@@ -32,7 +32,8 @@ export interface AddressFields {
 const STREET = new RegExp(String.raw`\b(?:${wordAlternation('streetWords')}|${wordAlternation('addressWords')})\b`);
 const HARD_STOP = /\d[.,]\d{2}\s*[A-Z$§*]{0,2}\s*$|\b[A-Z]{1,3}\s?#\s?\d/;
 const STOP = new RegExp(String.raw`\b(?:${wordAlternation('addressStop')})(?:(?<=:)|\b)|WWW\.|HTTP|@`);
-const REGISTRATION = /^\s*[({[]?\s*(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\w*\s*)?NO|ROC|REG\.?\s*NO|BR\s*NO|BUSINESS\s*REG\w*)?\s*[.:]?\s*[A-Z]{0,2}\d{4,}[\d\s.]*-?\s*[A-Z%\\]?\s*[)}\]]?\s*$|\b(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\w*\s*)?NO|ROC\s*NO|REG\.?\s*NO|BR\s*NO)\b/i;
+const REGISTRATIONS = wordAlternation('registrationLabels');
+const REGISTRATION = new RegExp(String.raw`^\s*[({[]?\s*(?:${REGISTRATIONS})?\s*[.:]?\s*[A-Z]{0,2}\d{4,}[\d\s.]*-?\s*[A-Z%\\]?\s*[)}\]]?\s*$|\b(?:${REGISTRATIONS})\b`, 'i');
 const INLINE_STOP = new RegExp(String.raw`\s*[,(]?\s*\b(?:${wordAlternation('addressCut')})\b.*$|\s*[,(]?\s*(?:WWW\.|HTTP).*$`, 'i');
 const ADDRESS_LABEL = new RegExp(String.raw`^\s*(?:${wordAlternation('addressLabels')})\s*[:.]?\s*`, 'i');
 const POSTCODE_5 = /(?<![\d.,-])(\d{5})(?![\d.,]|-\d{2,})/;

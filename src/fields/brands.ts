@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fold } from './text.js';
+import { wordsOf } from '../locale/languages/index.js';
 
 export interface Brand {
   /** The brand as usually written ("Rossmann", "IN-N-OUT BURGER" keeps its own spelling). */
@@ -32,10 +33,7 @@ interface BrandIndex { exact: Map<string, Brand>; byLength: Map<number, string[]
 let index: BrandIndex | undefined;
 
 /** Words too common to name a shop on their own (a line "EXPRESS" or "FOOD" is no brand). */
-const GENERIC = new Set(['EXPRESS', 'MARKET', 'FOOD', 'FOODS', 'STORE', 'SHOP', 'CAFE', 'COFFEE', 'BAR', 'PUB', 'GRILL', 'KITCHEN', 'PIZZA', 'BAKERY', 'DELI',
-  'PHARMACY', 'APOTHEKE', 'FUEL', 'GAS', 'TOTAL', 'CASH', 'CARD', 'VISA', 'SALE', 'SALES', 'THE', 'AND', 'CENTER', 'CENTRE', 'OUTLET', 'MART', 'PLUS',
-  'FRESH', 'ORIGINAL', 'BANK', 'CHANGE', 'SUBTOTAL', 'TAX', 'TIP', 'SUMME', 'BETRAG', 'KASSE', 'BON', 'DANKE', 'THANK', 'THANKYOU', 'WELCOME', 'RECEIPT',
-  'GUEST', 'TABLE', 'SERVER', 'ORDER', 'CHECK', 'DATE', 'TIME', 'REAL', 'EURO', 'EUR', 'USD', 'GBP', 'CITY', 'HOME', 'STAR', 'SUN', 'BEST', 'GOOD']);
+const GENERIC = new Set(wordsOf('genericNames'));
 
 /** The brand list, read once (an unreadable file gives an empty list: brands are extra evidence only). */
 function brandIndex(): BrandIndex {

@@ -43,6 +43,9 @@ const DATE_KEYWORDS: KeywordRule[] = [
 
 const GENERIC_KEYWORD = new RegExp(String.raw`^(?:${wordAlternation('dateGeneric')})$`);
 
+/** A word between two dates of a period. */
+const PERIOD_BETWEEN = new RegExp(String.raw`^\s*(?:-|${wordAlternation('periodWords')})\s`);
+
 const DATE_KEYWORDS_GLOBAL = DATE_KEYWORDS.map((r) => ({ ...r, g: new RegExp(r.re.source, 'g') }));
 
 /** The kind of date a keyword names, from the text before the date. */
@@ -136,7 +139,7 @@ export function findDateCandidates(doc: Document, locale: Locale, now: Date): Da
       }
       // "from X to Y": the words after the date can also mark it
       const after = fold(line.text.slice(d.end, d.end + 6));
-      if (!kw && /^\s*(?:-|TO|AU|BIS|TOT|S\/D)\s/.test(after) && p.dates.length > 1) kw = { kind: 'other', keyword: 'period' };
+      if (!kw && PERIOD_BETWEEN.test(after) && p.dates.length > 1) kw = { kind: 'other', keyword: 'period' };
       const t = parseTime(p.text.slice(d.end)) ?? parseTime(p.text.slice(0, d.start)) ?? (li + 1 < perLine.length ? timeAlone(perLine[li + 1]!.text) : undefined);
       out.push({
         date: d, line, kind: kw?.kind ?? 'none', keyword: kw?.keyword ?? '-',

@@ -27,7 +27,7 @@ const ID_RULES: IdRule[] = [
 ];
 
 /** Words that follow a keyword but are not its value. */
-const NOT_VALUE = /^(?:DATE|DATUM|DAY|TO|FROM|ADDRESS|TOTAL|AMOUNT|SUMMARY|DETAILS|PAGE|SEITE|DU|DE|VAN|VOM|OF|FOR|POUR|AN|BIS|DUE|NO|NR|N°|#|:|-)$/i;
+const NOT_VALUE = new RegExp(String.raw`^(?:${wordAlternation('notValue')}|N°|#|:|-)$`, 'i');
 const TOKEN = /^[#:.\s°-]*([A-Z0-9][A-Z0-9\-_/.]*[A-Z0-9]|[0-9])/i;
 
 interface Found { value: string; kind: 'invoice' | 'receipt'; strength: number; line: Line; start: number; keyword: string; where: 'same' | 'next' | 'column' }

@@ -25,7 +25,7 @@ import { parseNumber, repairDigitRuns } from '../locale/numbers.js';
 import type { LineFacts } from './lines.js';
 import { ITEM_COUNT_LABEL } from './amounts.js';
 import type { MoneyFacts, MoneyResolution } from './amounts.js';
-import { wordAlternation } from '../locale/languages/index.js';
+import { TAX_WORDS, wordAlternation } from '../locale/languages/index.js';
 import { boxesForSpan } from './text.js';
 import type { ItemPart, ItemsCheck, LineItem, TaxLine } from './types.js';
 import { roundConfidence } from './confidence.js';
@@ -720,6 +720,10 @@ function cleanName(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/\s\*\s?[A-Z§$]{0,2}$/, '').replace(/^[\s|{}[\]~_.,:;'"`°»«*§#-]+/, '').replace(/[\s|{}~_,:;'"`°»«*§#=-]+$/, '').trim() || s.trim();
 }
 
+const TAX_NAME_WORD = new RegExp(String.raw`\b(?:${TAX_WORDS.join('|')})\b`);
+/** A tax summary row's type: a tax's name, a tax code, or a one-letter code. */
+const TAX_TYPE = new RegExp(String.raw`\b(?:${TAX_WORDS.join('|')}|${wordAlternation('taxCodes')}|S|Z|T|E)\b`, 'i');
+
 /** Tax summary rows (type, rate, net, tax, gross), from the tables the money finder found. */
 export function findTaxLines(moneyFacts: MoneyFacts, locale: Locale): TaxLine[] {
   const out: TaxLine[] = [];
@@ -728,10 +732,10 @@ export function findTaxLines(moneyFacts: MoneyFacts, locale: Locale): TaxLine[] 
     const f = byIndex.get(r.lineIndex);
     if (!f) continue;
     // the table's own total row is not a tax line
-    if (f.hits.some((h) => h.role === 'total') && !/\b(?:GST|VAT|TAX|TVA|PPN|SST|MWST|BTW|IVA)\b/.test(f.canon.replace(/\bTOTAL\b.*/, ''))) continue;
+    if (f.hits.some((h) => h.role === 'total') && !TAX_NAME_WORD.test(f.canon.replace(/\bTOTAL\b.*/, ''))) continue;
     const line = f.line;
     const pct = f.amounts.find((a) => a.percent);
-    const typeMatch = line.text.match(/\b(?:GST|VAT|TVA|PPN|SST|MWST|BTW|IVA|TAX|SR|ZR|ZRL|EX|OS|DS|S|Z|T|E)\b/i);
+    const typeMatch = line.text.match(TAX_TYPE);
     let rate = pct ? pct.value / 100 : undefined;
     if (rate === undefined) {
       const bare = line.text.match(/(?:^|\s)(\d{1,2}(?:[.,]\d{1,2})?)\s*(?:%|\s)/);

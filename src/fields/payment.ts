@@ -2,16 +2,20 @@
 import type { Document } from '../document/types.js';
 import { boxesForSpan, fold } from './text.js';
 import type { Located } from './types.js';
+import { wordAlternation } from '../locale/languages/index.js';
 
 const PAYMENT_TYPES: Array<[RegExp, string]> = [
   [/\bVISA\b/, 'visa'], [/\bMASTER\s*CARD\b|\bMASTERCARD\b|\bMASTER\b|\bMC\b/, 'mastercard'], [/\bAMEX\b|AMERICAN\s*EXPRESS/, 'amex'],
   [/\bDISCOVER\b/, 'discover'], [/\bJCB\b/, 'jcb'], [/\bUNION\s*PAY\b|\bUNIONPAY\b/, 'unionpay'], [/\bDINERS\b/, 'diners'],
-  [/\bDEBIT\b|\bMAESTRO\b|\bEFTPOS\b|\bINTERAC\b|\bGIROCARD\b|\bEC[\s-]?KARTE\b|\bPIN\b/, 'debit'],
-  [/\bCREDIT\s*CARD\b|\bKARTU\s*KREDIT\b/, 'credit'],
-  [/\bCARTE\s*BANCAIRE\b|\bCARTE\b|\bCB\b|\bCARD\s*(?:PAYMENT|TENDER\w*|SALE)\b|\bKARTU\b|\bTARJETA\b|\bKAART\b/, 'card'],
+  [new RegExp(String.raw`\b(?:${wordAlternation('debitWords')})\b|\bMAESTRO\b|\bEFTPOS\b|\bINTERAC\b|\bGIROCARD\b`), 'debit'],
+  [new RegExp(String.raw`\b(?:${wordAlternation('creditWords')})\b`), 'credit'],
+  [new RegExp(String.raw`\b(?:${wordAlternation('cardWords')})\b`), 'card'],
   [/\bGOPAY\b|\bOVO\b|\bDANA\b|\bQRIS\b|\bSHOPEE\s*PAY\b|\bGRAB\s*PAY\b|\bTOUCH\s*'?N\s*GO\b|\bTNG\b|\bBOOST\b|\bAPPLE\s*PAY\b|\bGOOGLE\s*PAY\b|\bPAYPAL\b|\bALIPAY\b|\bWECHAT\s*PAY\b|\bUPI\b|\bPAYTM\b|\bPHONEPE\b|\bGPAY\b/, 'e-wallet'],
-  [/\bCASH\b|\bTUNAI\b|\bESPECES\b|\bBARGELD\b|\bBAR\b|\bEFECTIVO\b|\bCONTANTI\b|\bCONTANT\b/, 'cash'],
+  [new RegExp(String.raw`\b(?:${wordAlternation('cashWords')})\b`), 'cash'],
 ];
+
+/** A line that names cash but is no payment. */
+const NOT_TENDER = new RegExp(String.raw`\b(?:${wordAlternation('notTender')})\b`);
 
 export function findPayment(doc: Document): { paymentType?: Located<string>; cardLast4?: Located<string> } {
   const out: { paymentType?: Located<string>; cardLast4?: Located<string> } = {};
@@ -20,7 +24,7 @@ export function findPayment(doc: Document): { paymentType?: Located<string>; car
   for (let i = doc.lines.length - 1; i >= 0; i--) {
     const line = doc.lines[i]!;
     const u = fold(line.text);
-    if (/\b(NO\s*CASH\s*REFUND|CASH\s*REFUND|CASHIER|KASIR)\b/.test(u) && !/\b(VISA|MASTER)/.test(u)) continue;
+    if (NOT_TENDER.test(u) && !/\b(VISA|MASTER)/.test(u)) continue;
     for (const [re, type] of PAYMENT_TYPES) {
       const m = re.exec(u);
       if (!m) continue;

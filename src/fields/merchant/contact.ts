@@ -6,9 +6,10 @@ import type { Document } from '../../document/types.js';
 import { fold } from '../text.js';
 import { WEBSITE, digits, loc } from './patterns.js';
 import type { MerchantFields } from './types.js';
+import { wordAlternation } from '../../locale/languages/index.js';
 
-const PHONE = /(?:\b(?:TEL|TELP|TELEPHONE|PHONE|PH|HP|MOBILE|FAX|T|WA|WHATSAPP|CALL)\b\.?\s*(?:NO\.?)?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?\(?\d[\d\s\-().]{6,}\d)/i;
-const TAX_ID = /\b(GST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|SST\s*(?:REG\w*)?\s*(?:NO|ID|#)?|VAT\s*(?:REG\w*)?\s*(?:NO|NUMBER|ID|#)?|TVA(?:\s*INTRACOM\w*)?|N°\s*TVA|USt-?Id(?:Nr)?\.?|NPWP|GSTIN|BTW(?:-?nr)?|ABN|TIN|TAX\s*ID|CO\.?\s*REG\w*\s*(?:NO)?|ROC\s*(?:NO)?|COMPANY\s*(?:REG\w*\s*)?NO|SIRET|SIREN|KVK|RCS)\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])/i;
+const PHONE = new RegExp(String.raw`(?:\b(?:${wordAlternation('phoneLabels')})\b\.?\s*(?:NO\.?)?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?\(?\d[\d\s\-().]{6,}\d)`, 'i');
+const TAX_ID = new RegExp(String.raw`\b(${wordAlternation('taxIdLabels', undefined, true)})\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])`, 'i');
 
 /** The merchant's phone, tax id and website: the first occurrence of each, in the order found. */
 export function contactFields(doc: Document): Pick<MerchantFields, 'merchantPhoneNumber' | 'merchantTaxId' | 'merchantWebsite'> {
@@ -30,17 +31,9 @@ export function contactFields(doc: Document): Pick<MerchantFields, 'merchantPhon
   return out;
 }
 
-const TYPE_RULES: Array<[RegExp, string]> = [
-  [/\b(RESTORAN|RESTAURANT|CAFE|COFFEE|KOPI|KOPITIAM|BAKERY|BAKERIES|FOOD|MAKAN|NASI|MEE|BURGER|PIZZA|CHICKEN|AYAM|DRINK|MINUMAN|BISTRO|KITCHEN|DAPUR|WARUNG|RUMAH MAKAN|BOBA|BAKSO|SATE|SUSHI|STARBUCKS|DINE IN|TAKE AWAY|TAKEAWAY)\b/, 'food & drink'],
-  [/\b(HARDWARE|BUILDING MATERIAL|TOOLS|PAINT|ELECTRICAL|PLUMBING)\b/, 'hardware'],
-  [/\b(PHARMACY|FARMASI|APOTEK|CLINIC|KLINIK|MEDICAL|HEALTH)\b/, 'health'],
-  [/\b(SUPERMARKET|MINIMARKET|MINI MARKET|GROCER\w*|MART|HYPERMARKET|PASAR)\b/, 'groceries'],
-  [/\b(PETROL|FUEL|GASOLINE|DIESEL|SPBU)\b/, 'fuel'],
-  [/\b(HOTEL|INN|RESORT|HOSTEL|LODGING|PENGINAPAN)\b/, 'lodging'],
-  [/\b(STATIONERY|BOOKSTORE|BOOKS|PRINTING|PHOTOCOPY)\b/, 'stationery'],
-  [/\b(HOSTING|SOFTWARE|CLOUD|INTERNET|TELECOM|FIBRE|FIBER)\b/, 'technology'],
-  [/\b(PARKING|TOLL|TAXI|GRAB|TRANSPORT)\b/, 'transport'],
-];
+/** The merchant categories, in the order they are given; their words come from the language folders. */
+const CATEGORY = { categoryFood: 'food & drink', categoryHardware: 'hardware', categoryHealth: 'health', categoryGroceries: 'groceries', categoryFuel: 'fuel', categoryLodging: 'lodging', categoryStationery: 'stationery', categoryTechnology: 'technology', categoryTransport: 'transport' } as const;
+const TYPE_RULES: Array<[RegExp, string]> = (['categoryFood', 'categoryHardware', 'categoryHealth', 'categoryGroceries', 'categoryFuel', 'categoryLodging', 'categoryStationery', 'categoryTechnology', 'categoryTransport'] as const).map((list) => [new RegExp(String.raw`\b(${wordAlternation(list, ' ')})\b`), CATEGORY[list]]);
 
 /** Coarse merchant categories from keywords. */
 export function merchantTypes(text: string): string[] {

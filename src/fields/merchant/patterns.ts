@@ -9,7 +9,7 @@ import { COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
-import { wordAlternation } from '../../locale/languages/index.js';
+import { wordAlternation, wordsOf } from '../../locale/languages/index.js';
 
 const FORMS = wordAlternation('companyForms');
 const SHORT_FORMS = wordAlternation('companyFormsShort');
@@ -69,7 +69,7 @@ export const ADDRESS_HINT = new RegExp(String.raw`\b(?:${wordAlternation('street
  */
 export const NEVER_NAME = new RegExp(String.raw`\b(?:${wordAlternation('neverName')})\b|^(?:${wordAlternation('neverNameStart', String.raw`\s+`)})\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|\?\s*$`);
 /** Opening hours however OCR spaced them ("SHOP PING HOUR S", "OPENINGHOURS"). */
-export const HOURS_RUN = /(?:OPENING|BUSINESS|SHOPPING|STORE|TRADING|OFFICE)HOURS?/;
+export const HOURS_RUN = new RegExp(wordAlternation('hoursRun'));
 /**
  * Lines that show a price or an amount of money ("KAART 53.78", "Bio Orangen 2,49 A", "Win one of 5 prizes
  * of £200"): item, payment and promotion lines, never the merchant's name.
@@ -80,10 +80,7 @@ export const MONEY_LINE = /\d[.,]\d{2}\s*[A-Z*]?\s*$|[£$€]\s?\d/;
  * server numbers, the service type): a line of only these and numbers ("Store # 176", "Tab #12",
  * "SEAT NUMBER 1", "Dining") names no merchant.
  */
-const COUNTER_WORDS = new Set(['STORE', 'SHOP', 'BRANCH', 'TAB', 'TABLE', 'TBL', 'SEAT', 'SEATS', 'GUEST', 'GUESTS', 'GST', 'GSTS', 'COVER', 'COVERS', 'CHECK', 'CHK',
-  'ORDER', 'NUMBER', 'NO', 'NR', 'NUM', 'REGISTER', 'REG', 'TERMINAL', 'TERM', 'TRANS', 'TRANSACTION', 'SERVER', 'SRVR', 'CLERK', 'CASHIER', 'STATION', 'LANE',
-  'POS', 'TILL', 'ID', 'SALE', 'SALES', 'RECEIPT', 'INVOICE', 'BILL', 'DINING', 'DINE', 'IN', 'TAKE', 'OUT', 'TAKEOUT', 'TAKEAWAY', 'CARRYOUT', 'TO', 'GO',
-  'EAT', 'HERE', 'ROOM', 'DRIVE', 'THRU', 'COUNTER', 'COPY', 'CUSTOMER', 'MERCHANT']);
+const COUNTER_WORDS = new Set(wordsOf('counterWords'));
 /** Counter words run together, as PaddleOCR reads a line without its spaces ("CUSTOMERCOPY"). */
 const GLUED_COUNTERS = new RegExp(`^(?:${[...COUNTER_WORDS].filter((w) => w.length >= 4).join('|')}){2,}$`);
 /** Counter words long enough (7+ letters) to be known misread by one letter. */
@@ -150,12 +147,13 @@ export function loc(line: Line, value: string, confidence: number, keyword = '-'
   return { value, confidence, text: line.text, lineIndex: line.index, keyword, boxes, page: line.page };
 }
 
+const REGISTRATION_TAIL = new RegExp(String.raw`\s*\b(?:${wordAlternation('registrationLabels')})\b.*$`, 'i');
 /** Cleans a name as printed: labels, registration numbers, titles, OCR noise at the edges, suffix look-alikes. */
 export function cleanName(raw: string): string {
   let s = raw.replace(MERCHANT_LABEL, '');
   // registration numbers: "(519537-X)", "(1070687-M)", "Co. No. 419060-A", "ROC 12345"
   s = s.replace(/\s*[({[]\s*(?:CO\.?\s*(?:REG\.?\s*)?NO\.?\s*:?\s*)?[^)}\]\d]{0,3}[A-Z]?[\dO](?=(?:[^\d]*\d){3})[\dA-Z\s\-–·%.]{3,}\s*[)}\]]?\s*$/i, '');
-  s = s.replace(/\s*\b(?:CO\.?\s*(?:REG\.?\s*)?NO|COMPANY\s*(?:REG\.?\s*)?NO|ROC|REG\.?\s*NO)\b.*$/i, '');
+  s = s.replace(REGISTRATION_TAIL, '');
   s = s.replace(/\s*\bF\.?K\.?A\.?\b.*$/i, '');
   s = s.replace(/\s+[A-Z]{0,2}\d{5,8}-?[A-Z]\b.*$/, '');
   // document titles glued to the name ("Amazon Web Services Invoice", "FACTUUR. Coolblue B.V.")

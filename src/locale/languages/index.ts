@@ -80,6 +80,11 @@ export function languageByCode(code: string | undefined): LanguageVocabulary | u
   return code ? LANGUAGES.find((l) => l.code === code.toLowerCase()) : undefined;
 }
 
+/** One word list's phrases over every language, each once: the languages' order, then each file's. */
+export function wordsOf(list: WordList): string[] {
+  return [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
+}
+
 /**
  * One word list over every language as a regex alternation (no group), each phrase once, a space in a phrase
  * matching `space` (default any run of spaces or none). By default the longest first (of two that start at the
@@ -87,7 +92,7 @@ export function languageByCode(code: string | undefined): LanguageVocabulary | u
  * patterns whose optional parts make length a poor guide: "DUE (?:ON|BY)?" after "DUE DATE").
  */
 export function wordAlternation(list: WordList, space = String.raw`\s*`, inOrder = false): string {
-  const phrases = [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
+  const phrases = wordsOf(list);
   if (!phrases.length) return '(?!)';
   if (!inOrder) phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   return phrases.map((p) => p.replace(/ /g, space)).join('|');
