@@ -7,7 +7,7 @@
  * word it is an OCR variant of, punctuation-only tokens dropped, words joined by single spaces.
  */
 
-import { LANGUAGES, TAX_WORDS } from './languages/index.js';
+import { LANGUAGES, TAX_WORDS, wordAlternation } from './languages/index.js';
 
 import type { AmountRole } from './roles.js';
 export type { AmountRole } from './roles.js';
@@ -29,6 +29,9 @@ const CUR = String.raw`RM|MYR|RP|IDR|USD|EUR|SGD|INR|RS|GBP|AUD|CAD|CHF|JPY|PHP|
 /** What may follow a total label and belongs to it: "INCL. 6% GST", "EXCL VAT", "(RM)". */
 const TAIL = String.raw`(?:\s*(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|WITH|W)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?)?`;
 
+/** What the phrases of the label lists may name besides a tax: a currency code, a total label's tail. */
+const PARTS = { CUR, TAIL };
+
 /** The labels of the language folders (languages/<code>: Vietnamese "TONG TIEN", "TIEN KHACH TRA", ...) as rules. */
 const LANGUAGE_RULES: RoleRule[] = LANGUAGES.flatMap((l) => l.labels ?? []).map((x) => ({
   role: x.role, strength: x.strength, ...(x.final ? { final: true } : {}),
@@ -39,28 +42,28 @@ const LANGUAGE_RULES: RoleRule[] = LANGUAGES.flatMap((l) => l.labels ?? []).map(
 export const ROLE_RULES: RoleRule[] = [
   // registration numbers, document titles, table headers: they claim the words, never an amount
   { role: 'info', strength: 0, re: new RegExp(String.raw`\b(?:(?:${TAXES})\s*(?:REG\w*|ID|NO|NUMBER|NUM|#|IDENTIFICATION|CODE|SUMMARY|ANALYSIS|RATE|DETAILS?|BREAKDOWN|%)|TAX\s*INVOICE|NPWP|USTID\w*|GSTIN|SIRET|SIREN|TAX\s*CODE|INVOICE\s*NO|DOC\s*NO|RECEIPT\s*NO|POS\s*NO|TERMINAL|TRANS\w*\s*NO|REF\w*\s*NO|TEL|FAX|PHONE|MEMBER\w*\s*(?:NO|ID|CARD)|CARD\s*NO|APPR\w*\s*CODE|AUTH\w*\s*CODE|BATCH|TRACE|STAN|RRN|TID|MID)\b`) },
-  { role: 'quantity', strength: 1, re: /\b(?:TOTAL\s*(?:QTY|QUANTITY|ITEMS?|PCS|PIECES|ARTICLES?|UNITS?|ITEM\s*COUNT|NO\s*OF\s*ITEMS?|ITEN|ITER)|ITEM\s*COUNT|ITEMS?\s*COUNT|NO\s*OF\s*(?:ITEMS?|QTY|PCS|PIECES)|QTY|QUANTITY|JUMLAH\s*(?:ITEM|BARANG|QTY|PCS|UNIT)|ITEMS?(?!\s*(?:DISC|SAV|PROMO|VOUCHER))|ANZAHL|ARTIKEL|AANTAL|NOMBRE\s*D\s*ARTICLES|ARTICLES|CANTIDAD|BTYS|UNITS)\b/ },
+  { role: 'quantity', strength: 1, re: new RegExp(String.raw`\b(?:${wordAlternation('quantityLabels', undefined, true, PARTS)})\b`) },
   // the language folders' own labels: phrases no rule below spells
   ...LANGUAGE_RULES,
   { role: 'taxIncluded', strength: 1.5, re: new RegExp(String.raw`(?<!\b(?:TOTAL|AMOUNT|AMT|SALES|PRICE|PRICES|TOTAAL|SUMME|JUMLAH)\s)\b(?:(?:${TAXES})\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:INCLUDED|INCL\w*|INC)\b(?:\s*IN\s*(?:THE\s*)?TOTAL)?|TOTAL\s*INCLUDE[SD]?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUDES?\s*(?:@?\s*\d+(?:[.,]\d+)?\s*%?\s*)?(?:${TAXES})|INCLUSIVE\s*OF\s*(?:${TAXES})\s*(?:AMOUNT|OF)?|INCLUDED\s*IN\s*(?:THE\s*)?TOTAL|(?:${TAXES})\s+[A-Z]{5,10}\s+IN\s+(?:THE\s+)?TOTAL|(?:DONT|DONT\s*TVA|DAVON|DAARVAN|INKL|ENTHALTEN)\s*(?:${TAXES})?)\b`) },
   // totals that say they are final
-  { role: 'total', strength: 3.5, final: true, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:AMT|AMOUNT|SALES)?\s*ROUNDED|ROUNDED\s*(?:TOTAL|AMT|AMOUNT)|TOTAL\s*AFTER\s*(?:ROUNDING|ROUND|ADJ\w*|DISC\w*|ROUND\w*\s*ADJ\w*)|(?:NETT?\s*)?TOTAL\s*(?:AMT|AMOUNT)?\s*(?:AFTER|W)\s*(?:ROUNDING|ADJ\w*)|GRAND\s*TOTAL|GRANDTOTAL|TOTAL\s*PAYABLE|AMOUNT\s*PAYABLE|PAYABLE\s*AMOUNT|TOTAL\s*AMOUNT\s*PAYABLE|NET\s*PAYABLE|AMOUNT\s*DUE|TOTAL\s*DUE|BALANCE\s*DUE|AMOUNT\s*TO\s*PAY|TOTAL\s*TO\s*PAY|NETT\s*TOTAL|NETT\s*AMOUNT|NETT\s*AMT|TOTAL\s*NETT|TOTAL\s*TTC|MONTANT\s*TTC|NET\s*A\s*PAYER|TOTAL\s*A\s*PAYER|MONTANT\s*(?:A\s*PAYER|DU|TOTAL)|RESTE\s*A\s*PAYER|SOMME\s*A\s*PAYER|GESAMTBETRAG|GESAMTSUMME|RECHNUNGSBETRAG|RECHNUNGSSUMME|ENDBETRAG|ENDSUMME|ZU\s*ZAHLEN|ZAHLBETRAG|TOTAALBEDRAG|TE\s*BETALEN|TOTAAL\s*(?:INCL\w*(?:\s*(?:${TAXES})\b)?|TE\s*BETALEN)|IMPORTE\s*TOTAL|TOTAL\s*A\s*PAGAR|TOTALE\s*(?:COMPLESSIVO|DA\s*PAGARE|EURO|EUR)|TOTAL\s*BAYAR|TOTAL\s*TAGIHAN|TOTAL\s*PEMBAYARAN|JUMLAH\s*(?:BAYAR|BESAR|KESELURUHAN|SEMUA|PERLU\s*DIBAYAR|BERSIH|DIBAYAR)|JUMLAH\s*(?:${CUR})|INVOICE\s*TOTAL|TOTAL\s*INVOICE|INVOICE\s*AMOUNT|TOTAL\s*BILL|BILL\s*TOTAL|BILL\s*AMOUNT|TOTAL\s*CHARGES?|TOTAL\s*PAID|TOTAL\s*AMOUNT\s*PAID|AMOUNT\s*CHARGED|TOTAL\s*IN\s*(?:${CUR}))${TAIL}\b|合計|总计|合计|総計|รวมทั้งสิ้น|ยอดสุทธิ`) },
-  { role: 'subtotal', strength: 2, re: new RegExp(String.raw`\b(?:SUB\s*-?\s*TOTAL|SUBTOTAL|SUBTTL|SUB\s*TTL|SUB\s*TOT|SOUS\s*-?\s*TOTAL|ZWISCHENSUMME|SUBTOTAAL|SUBTOTALE|TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:EXCL\w*|EXCLUSIVE|BEFORE|W\s*O|WITHOUT|EX)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:HT|HTVA|NETTO|EXCL)\b|MONTANT\s*HT|TOTAL\s*HORS\s*TAXES?|HORS\s*TAXES?|NET\s*AMOUNT|NET\s*AMT|NETTO\s*BETRAG|NETTOBETRAG|NETTOSUMME|NETTO|TOTAAL\s*EXCL\w*|BASE\s*IMPONIBLE|IMPONIBILE|HARGA\s*JUAL|AMOUNT\s*(?:EXCL\w*|BEFORE\s*(?:TAX|GST|SST|VAT))|BEFORE\s*(?:GST|TAX|VAT|SST)|EXCL\w*\s*(?:GST|TAX|VAT|SST|BTW)|TOTAL\s*NET|NET\s*TTL)\b`) },
-  { role: 'taxBase', strength: 1.5, re: /\b(?:DPP|D\s*P\s*P|TAXABLE\s*(?:AMOUNT|AMT|VALUE)|BASE\s*HT|BASIS)\b/ },
-  { role: 'rounding', strength: 2, re: /\b(?:ROUNDING(?:\s*ADJ\w*|\s*AMT|\s*AMOUNT)?|ROUND(?:ING)?\s*(?:ADJ\w*|OFF)|ROUND\s*ADJ\w*|RND\s*ADJ\w*|RND|ADJ(?:USTMENT)?|ADJT|PEMBULATAN|ARRONDI\w*|RUNDUNG\w*|AFRONDING\w*|REDONDEO|ARROTONDAMENTO)\b/ },
-  { role: 'change', strength: 2, re: /\b(?:CHANGE(?:\s*DUE|\s*AMT|\s*AMOUNT)?|KEMBALI(?:AN)?|KEMBALIAN|BAKI|RENDU|MONNAIE(?:\s*RENDUE)?|RUCKGELD|WECHSELGELD|RETOUR|WISSELGELD|CAMBIO|VUELTO|RESTO|CHANGE\s*TENDERED)\b/ },
-  { role: 'tip', strength: 2, re: /\b(?:TIPS?|GRATUITY|POURBOIRE|TRINKGELD|FOOI|PROPINA|MANCIA)\b/ },
-  { role: 'tax', strength: 2.2, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:${TAXES})(?:\s*(?:AMT|AMOUNT))?|(?:${TAXES})\s*(?:AMT|AMOUNT|PAYABLE|TOTAL|BETRAG|BEDRAG|VALUE)|SERVICE\s*TAX|SALES\s*TAX|TAX\s*AMOUNT|MONTANT\s*(?:DE\s*LA\s*)?TVA|CUOTA\s*(?:DE\s*)?IVA|PAJAK\s*(?:RESTORAN|PB1)?)\b`) },
-  { role: 'service', strength: 2, re: /\b(?:SERV\w*\s*(?:CHARGE|CHRG|CHG|CHARGES|CHGS|CHRGS)|SERVICE|SVC\s*(?:CHG|CHARGE)?|S[VU]\s*CHG|SERVIS|S\s*C\s*\d+\s*%)\b/ },
-  { role: 'discount', strength: 2, re: /\b(?:DISC(?:OUNT)?S?|ITEM\s*DISC\w*|DISKON|POTONGAN|ANDA\s*HEMAT|HEMAT|SAVINGS?|YOU\s*SAVED?|TOTAL\s*SAVINGS?|REMISE|RABATT?|KORTING|DESCUENTO|DTO|SCONTO|VOUCHER|COUPON|PROMO(?:TION)?|REDUCTION|MEMBER\s*DISC\w*|LESS)\b/ },
-  { role: 'paid', strength: 1.8, re: /\b(?:(?:ACCEPTED|RECEIVED|TENDERED|PAID)\s*(?:TOTAL|AMOUNT|AMT)|ACCEPTED|AMOUNT\s*PAID|PAID\s*AMOUNT|AMT\s*PAID|AMOUNT\s*TENDERED|CASH\s*(?:TENDERED|PAID|RECEIVED|PAYMENT)?|TUNAI|TENDER(?:ED)?|PAYMENT|PEMBAYARAN|DIBAYAR|BAYAR|PAID|VISA|MASTER\s*CARD|MASTERCARD|MASTER|AMEX|DEBIT(?:\s*CARD)?|CREDIT\s*CARD|CREDIT|CARD\s*(?:PAYMENT|TENDER\w*|SALE|PAID)|BANK\s*CARD|CARD(?=\s+(?:[A-Z]{3}\s+)?[-−]?\s*\d)|KARTU(?:\s*(?:DEBIT|KREDIT))?|EDC|GOPAY|OVO|DANA|QRIS|SHOPEEPAY|SHOPEE\s*PAY|GRABPAY|GRAB\s*PAY|GRABFOOD|GOFOOD|SHOPEEFOOD|TNG|BOOST|ESPECES|CARTE(?:\s*BANCAIRE)?|CB|BARGELD|GEG\w*\s*BAR|BAR\s*(?=EUR|CHF)|BARZAHLUNG|GEGEBEN|EC\s*KARTE|GIROCARD|EFECTIVO|TARJETA|CONTANTI|CONTANT|PIN|NETS|EFTPOS|BCA|MANDIRI|BNI|BRI|FLAZZ|E\s*MONEY|UPI|PAYTM|PHONEPE|GPAY|RECEIVED|RECEIVE)\b/ },
-  { role: 'deposit', strength: 1, re: /\b(?:DEPOSIT|DEPOSIT\s*PAID|ADVANCE|DP|UANG\s*MUKA|ACOMPTE|ANZAHLUNG)\b/ },
-  { role: 'points', strength: 1, re: /\b(?:POINTS?|POIN|PTS|REWARDS?|STAMPS?|BONUSPUNKTE)\b/ },
-  { role: 'balance', strength: 1.2, re: /\b(?:BALANCE|OUTSTANDING|SISA|SALDO|SOLDE)\b/ },
+  { role: 'total', strength: 3.5, final: true, re: new RegExp(String.raw`\b(?:${wordAlternation('finalTotalLabels', undefined, true, PARTS)})${TAIL}\b|合計|总计|合计|総計|รวมทั้งสิ้น|ยอดสุทธิ`) },
+  { role: 'subtotal', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('subtotalLabels', undefined, true, PARTS)})\b`) },
+  { role: 'taxBase', strength: 1.5, re: new RegExp(String.raw`\b(?:${wordAlternation('taxBaseLabels', undefined, true)})\b`) },
+  { role: 'rounding', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('roundingLabels', undefined, true)})\b`) },
+  { role: 'change', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('changeLabels', undefined, true)})\b`) },
+  { role: 'tip', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('tipLabels', undefined, true)})\b`) },
+  { role: 'tax', strength: 2.2, re: new RegExp(String.raw`\b(?:${wordAlternation('taxLabels', undefined, true, PARTS)})\b`) },
+  { role: 'service', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('serviceLabels', undefined, true)})\b`) },
+  { role: 'discount', strength: 2, re: new RegExp(String.raw`\b(?:${wordAlternation('discountLabels', undefined, true)})\b`) },
+  { role: 'paid', strength: 1.8, re: new RegExp(String.raw`\b(?:${wordAlternation('paidLabels', undefined, true)}|VISA|MASTER\s*CARD|MASTERCARD|MASTER|AMEX|GOPAY|OVO|DANA|QRIS|SHOPEEPAY|SHOPEE\s*PAY|GRABPAY|GRAB\s*PAY|GRABFOOD|GOFOOD|SHOPEEFOOD|TNG|BOOST|GIROCARD|NETS|EFTPOS|BCA|MANDIRI|BNI|BRI|FLAZZ|E\s*MONEY|UPI|PAYTM|PHONEPE|GPAY)\b`) },
+  { role: 'deposit', strength: 1, re: new RegExp(String.raw`\b(?:${wordAlternation('depositLabels', undefined, true)})\b`) },
+  { role: 'points', strength: 1, re: new RegExp(String.raw`\b(?:${wordAlternation('pointsLabels', undefined, true)})\b`) },
+  { role: 'balance', strength: 1.2, re: new RegExp(String.raw`\b(?:${wordAlternation('balanceLabels', undefined, true)})\b`) },
   // "@" between a count and a price ("2@3.50"); not glued to a word, where it is a tax's rate ("TOTAL INCL. GST@6%")
-  { role: 'unitPrice', strength: 1, re: /\b(?:UNIT\s*PRICE|PRICE\s*EACH|U\s*PRICE|S\s*PRICE|PRIX\s*UNITAIRE|EINZELPREIS|STUKPRIJS|HARGA\s*SATUAN|(?<=\d)@)\b/ },
+  { role: 'unitPrice', strength: 1, re: new RegExp(String.raw`\b(?:${wordAlternation('unitPriceLabels', undefined, true)}|(?<=\d)@)\b`) },
   // totals with a qualifier, then the bare word
-  { role: 'total', strength: 3, re: new RegExp(String.raw`\b(?:TOTAL\s*(?:SALES\s*|AMOUNT\s*|AMT\s*)?(?:INCL\w*|INCLUSIVE|INC|WITH)\b(?:\s*OF)?(?:\s*(?:${TAXES}))?|TOTAL\s*(?:AMOUNT|AMT|SALES|(?:${CUR})|BELANJA|HARGA|NET|PRICE|COST|CHARGE)${TAIL}|AMOUNT\s*(?:INCL\w*|INCLUSIVE)${TAIL}|DUE|JUMLAH|SUMME|SUMA|GESAMT\w*|BETRAG|TOTAAL|TOTALE|IMPORTE|MONTANT|BEDRAG|TOTAL\s*GENERAL)\b`) },
+  { role: 'total', strength: 3, re: new RegExp(String.raw`\b(?:${wordAlternation('totalLabels', undefined, true, PARTS)})\b`) },
   { role: 'total', strength: 2.2, re: new RegExp(String.raw`\b(?:(?:TOTAL|TOTALS|TTL|TOT|GRAND)${TAIL}|AMOUNT|AMT)\b|รวม`) },
   { role: 'qualifier', strength: 0, re: new RegExp(String.raw`\b(?:INCL\w*|INCLUSIVE|INC|EXCL\w*|EXCLUSIVE|EX|WITH|W\s*O|WITHOUT|INKL|ZZGL|HT|TTC)\b(?:\s*OF)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?(?:\s*(?:${TAXES})\b)?(?:\s*@?\s*\d+(?:[.,]\d+)?\s*%)?`) },
   // a tax's name, also run into its rate by a reader that drops spaces ("GST7% $6.72", "TVA20% 1.00")

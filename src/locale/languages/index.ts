@@ -85,15 +85,20 @@ export function wordsOf(list: WordList): string[] {
   return [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
 }
 
+/** TAX_WORDS as an alternation: what `{TAX}` in a phrase stands for. */
+const TAX_ALTERNATION = TAX_WORDS.join('|');
+
 /**
  * One word list over every language as a regex alternation (no group), each phrase once, a space in a phrase
  * matching `space` (default any run of spaces or none). By default the longest first (of two that start at the
  * same place the longer is tried first); with `inOrder`, the languages' order and then each file's (for lists of
- * patterns whose optional parts make length a poor guide: "DUE (?:ON|BY)?" after "DUE DATE").
+ * patterns whose optional parts make length a poor guide: "DUE (?:ON|BY)?" after "DUE DATE"). In a phrase,
+ * `{TAX}` stands for any tax's name (TAX_WORDS) and `{NAME}` for `parts[NAME]`, a pattern the caller supplies
+ * (keywords.ts: `{CUR}` currency codes, `{TAIL}` what may follow a total's label).
  */
-export function wordAlternation(list: WordList, space = String.raw`\s*`, inOrder = false): string {
+export function wordAlternation(list: WordList, space = String.raw`\s*`, inOrder = false, parts: Readonly<Record<string, string>> = {}): string {
   const phrases = wordsOf(list);
   if (!phrases.length) return '(?!)';
   if (!inOrder) phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
-  return phrases.map((p) => p.replace(/ /g, space)).join('|');
+  return phrases.map((p) => p.replace(/ /g, space).replace(/\{([A-Z]+)\}/g, (m, k: string) => (k === 'TAX' ? TAX_ALTERNATION : parts[k] ?? m))).join('|');
 }
