@@ -8,7 +8,7 @@
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
  *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] [--ranking fitted|default] [--choice-fields date] | --held FILE,...] [--combines]
- *                       [--features[-FIELD] a,b] [--no-bias[-FIELD]]   (the choice's fit, as scripts/fit-combine.mjs takes them)
+ *                       [--features[-FIELD] a,b] [--no-bias[-FIELD]] [--choice-lambda 1] [--choice-min-rows 20]   (the choice's fit)
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
  * and every candidate list the resolver weighed with its features). Per field and held-out source:
@@ -308,7 +308,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     report.combines = {};
     const features = await libraryFeatures();
     for (const field of ['total', 'date', 'tax']) {
-      const res = losoChoice(records, field, features, choiceOptions(argv, field));
+      const res = losoChoice(records, field, features, { lambda: Number(opt('choice-lambda', '1')), minRows: Number(opt('choice-min-rows', '20')), ...choiceOptions(argv, field) });
       report.combines[field] = res;
       console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
       for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned ?? '-'} |`);
