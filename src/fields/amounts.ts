@@ -14,7 +14,7 @@ import type { AmountRole } from '../locale/keywords.js';
 import { analyseLines } from './lines.js';
 import type { AmountLabel, LineFacts } from './lines.js';
 import type { Amount } from './numbers.js';
-import { TAX_WORDS, wordAlternation } from '../locale/languages/index.js';
+import { TAX_ALTERNATION, wordAlternation } from '../locale/languages/index.js';
 
 export interface MoneyCandidate {
   amount: Amount;
@@ -68,8 +68,7 @@ export interface MoneyResolution {
   rounding?: ChosenAmount;
 }
 
-const TAXES = TAX_WORDS.join('|');
-const SUMMARY_HEADER = new RegExp(String.raw`\b(?:(?:${TAXES}|[G6][S5$][T7])\s*(?:${wordAlternation('taxSummary')}|%)|${wordAlternation('taxSummaryAlone')}|(?:${wordAlternation('taxBase')})\b.*\b(?:${TAXES})\b)`);
+const SUMMARY_HEADER = new RegExp(String.raw`\b(?:(?:${TAX_ALTERNATION}|[G6][S5$][T7])\s*(?:${wordAlternation('taxSummary')}|%)|${wordAlternation('taxSummaryAlone')}|(?:${wordAlternation('taxBase')})\b.*\b(?:${TAX_ALTERNATION})\b)`);
 /** A quantity label that counts the items ("TOTAL QTY", "NO OF ITEMS", "JUMLAH"). */
 export const ITEM_COUNT_LABEL = new RegExp(wordAlternation('itemCount', ' '));
 

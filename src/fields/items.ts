@@ -25,7 +25,7 @@ import { parseNumber, repairDigitRuns } from '../locale/numbers.js';
 import type { LineFacts } from './lines.js';
 import { ITEM_COUNT_LABEL } from './amounts.js';
 import type { MoneyFacts, MoneyResolution } from './amounts.js';
-import { TAX_WORDS, wordAlternation } from '../locale/languages/index.js';
+import { TAX_ALTERNATION, wordAlternation } from '../locale/languages/index.js';
 import { boxesForSpan } from './text.js';
 import type { ItemPart, ItemsCheck, LineItem, TaxLine } from './types.js';
 import { roundConfidence } from './confidence.js';
@@ -720,9 +720,9 @@ function cleanName(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/\s\*\s?[A-Z§$]{0,2}$/, '').replace(/^[\s|{}[\]~_.,:;'"`°»«*§#-]+/, '').replace(/[\s|{}~_,:;'"`°»«*§#=-]+$/, '').trim() || s.trim();
 }
 
-const TAX_NAME_WORD = new RegExp(String.raw`\b(?:${TAX_WORDS.join('|')})\b`);
+const TAX_NAME_WORD = new RegExp(String.raw`\b(?:${TAX_ALTERNATION})\b`);
 /** A tax summary row's type: a tax's name, a tax code, or a one-letter code. */
-const TAX_TYPE = new RegExp(String.raw`\b(?:${TAX_WORDS.join('|')}|${wordAlternation('taxCodes')}|S|Z|T|E)\b`, 'i');
+const TAX_TYPE = new RegExp(String.raw`\b(?:${TAX_ALTERNATION}|${wordAlternation('taxCodes')}|S|Z|T|E)\b`, 'i');
 
 /** Tax summary rows (type, rate, net, tax, gross), from the tables the money finder found. */
 export function findTaxLines(moneyFacts: MoneyFacts, locale: Locale): TaxLine[] {

@@ -7,7 +7,7 @@
  * word it is an OCR variant of, punctuation-only tokens dropped, words joined by single spaces.
  */
 
-import { LANGUAGES, TAX_WORDS, wordAlternation } from './languages/index.js';
+import { LANGUAGES, TAX_ALTERNATION, wordAlternation } from './languages/index.js';
 
 import type { AmountRole } from './roles.js';
 export type { AmountRole } from './roles.js';
@@ -22,7 +22,7 @@ export interface RoleRule {
 }
 
 /** Tax names of every language folder (languages/*). */
-const TAXES = TAX_WORDS.join('|');
+const TAXES = TAX_ALTERNATION;
 /** A tax name anywhere in a line's canonical text ("INCL.BTW 6.00%" too, which the rules below read as a qualifier). */
 export const TAX_NAME = new RegExp(String.raw`(?:^|[^A-Z])(?:${TAXES})(?![A-Z])`);
 const CUR = String.raw`RM|MYR|RP|IDR|USD|EUR|SGD|INR|RS|GBP|AUD|CAD|CHF|JPY|PHP|THB|HKD|NZD`;

@@ -85,8 +85,8 @@ export function wordsOf(list: WordList): string[] {
   return [...new Set(LANGUAGES.flatMap((l) => l.words[list] ?? []))];
 }
 
-/** TAX_WORDS as an alternation: what `{TAX}` in a phrase stands for. */
-const TAX_ALTERNATION = TAX_WORDS.join('|');
+/** TAX_WORDS as a regex alternation (no group), longest first; what `{TAX}` in a phrase stands for. */
+export const TAX_ALTERNATION = TAX_WORDS.join('|');
 
 /**
  * One word list over every language as a regex alternation (no group), each phrase once, a space in a phrase
