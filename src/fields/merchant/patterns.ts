@@ -5,7 +5,8 @@
  */
 import type { Document, Line } from '../../document/types.js';
 import type { Locale } from '../../locale/index.js';
-import { COUNTRY_NAMES, DE_CITIES, GB_CITIES, ID_CITIES, ID_PROVINCES, IN_CITIES, IN_STATES, MY_CITIES, MY_STATES, SG_PLACES, US_STATE_NAMES, WORLD_CITIES, placeWords } from '../../locale/lexicon.js';
+import { placeWords } from '../../locale/lexicon.js';
+import { knownPlaceNames } from '../../locale/places.js';
 import { fold } from '../text.js';
 import type { Located } from '../types.js';
 import { editDistance } from '../../locale/keywords.js';
@@ -30,13 +31,8 @@ export const weakSuffix = (t: string): boolean => {
 export const hasSuffix = (u: string) => COMPANY_SUFFIX.test(` ${u} `) || weakSuffix(u.trim());
 /** A short company form printed in lower case ("... WHE as") is a word, not a form (forms print as AS, AB, Oy, SpA). */
 export const lowerWeakSuffix = (value: string) => /\s\p{Ll}{2,3}\.?$/u.test(value.trim()) && weakSuffix(fold(value).trim()) && !COMPANY_SUFFIX.test(` ${fold(value)} `);
-/** Places of the lexicons (countries by every name COUNTRY_NAMES knows, states, cities), as placeWords. */
-const PLACES = new Set([
-  ...Object.keys(COUNTRY_NAMES).map(fold), ...US_STATE_NAMES, ...MY_STATES, ...MY_CITIES, ...ID_PROVINCES, ...ID_CITIES, ...IN_STATES, ...IN_CITIES,
-  ...SG_PLACES, ...GB_CITIES, ...DE_CITIES, ...WORLD_CITIES,
-].map(placeWords));
-/** A line that is only a place: a country, a state or a city of the lexicons ("MALAYSIA", "MADRID -", "LOS ANGELES,"; `u`: folded). */
-export const placeAlone = (u: string): boolean => PLACES.has(placeWords(u));
+/** A line that is only a place: a country, a region or a larger city of the world's data ("MALAYSIA", "MADRID -", "LOS ANGELES,"; `u`: folded). */
+export const placeAlone = (u: string): boolean => knownPlaceNames().has(placeWords(u));
 /** Shop-type words that often name the merchant when no company form is printed. */
 export const SHOP_WORD = new RegExp(String.raw`\b(?:${wordAlternation('shopWords')})\b`);
 /** Document titles and other header lines that are not the merchant. */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Phone from 'libphonenumber-js/min';
-import { CITY_INDEX } from './city-index.js';
+import { everyCountryPlaces } from './places.js';
 
 const require = createRequire(import.meta.url);
 
@@ -97,10 +97,7 @@ function currencySigns(currencyCountries: Map<string, string[]>): Map<string, st
 
 function cityIndex(): Map<string, string> {
   const cities = new Map<string, string>();
-  for (const row of CITY_INDEX.split('\n')) {
-    const [country, names] = row.split(':') as [string, string];
-    for (const name of names.split('|')) cities.set(name, country);
-  }
+  for (const [country, places] of everyCountryPlaces()) for (const name of places.cities) cities.set(name, country);
   return cities;
 }
 
