@@ -70,7 +70,7 @@ export interface MoneyResolution {
 
 const SUMMARY_HEADER = new RegExp(String.raw`\b(?:(?:${TAX_ALTERNATION}|[G6][S5$][T7])\s*(?:${wordAlternation('taxSummary')}|%)|${wordAlternation('taxSummaryAlone')}|(?:${wordAlternation('taxBase')})\b.*\b(?:${TAX_ALTERNATION})\b)`);
 /** A quantity label that counts the items ("TOTAL QTY", "NO OF ITEMS", "JUMLAH"). */
-export const ITEM_COUNT_LABEL = new RegExp(wordAlternation('itemCount', ' '));
+export const ITEM_COUNT_LABEL = new RegExp(wordAlternation('itemCount', { space: ' ' }));
 
 /** Roles that a money amount can have when it is not itself the total. */
 /** The tax rate printed on a line (a percentage above 0 and below 30), if any. */

@@ -35,10 +35,10 @@ interface KeywordRule { kind: DateKind; re: RegExp }
 
 /** Ordered: more specific first. Patterns run on folded (upper-case, accent-free) text. */
 const DATE_KEYWORDS: KeywordRule[] = [
-  { kind: 'due', re: new RegExp(String.raw`\b(?:${wordAlternation('dateDue', undefined, true)})\b`) },
-  { kind: 'order', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOrder', undefined, true)})\b`) },
-  { kind: 'other', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOther', undefined, true)})\b`) },
-  { kind: 'transaction', re: new RegExp(String.raw`\b(?:${wordAlternation('dateTransaction', undefined, true)})\b`) },
+  { kind: 'due', re: new RegExp(String.raw`\b(?:${wordAlternation('dateDue', { inOrder: true })})\b`) },
+  { kind: 'order', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOrder', { inOrder: true })})\b`) },
+  { kind: 'other', re: new RegExp(String.raw`\b(?:${wordAlternation('dateOther', { inOrder: true })})\b`) },
+  { kind: 'transaction', re: new RegExp(String.raw`\b(?:${wordAlternation('dateTransaction', { inOrder: true })})\b`) },
 ];
 
 const GENERIC_KEYWORD = new RegExp(String.raw`^(?:${wordAlternation('dateGeneric')})$`);

@@ -346,7 +346,7 @@ function itemRegion(facts: LineFacts[], moneyFacts: MoneyFacts, money: MoneyReso
 
 const SUMMARY_WORDS = new RegExp(String.raw`\b(?:${wordAlternation('itemSummary')})`);
 /** Words of a line below the totals that is no item. */
-const AFTER_TOTALS = new RegExp(String.raw`\b(?:${wordAlternation('afterTotals', ' ')})\b`);
+const AFTER_TOTALS = new RegExp(String.raw`\b(?:${wordAlternation('afterTotals', { space: ' ' })})\b`);
 /** A discount line's words. */
 const DISCOUNT_WORDS = new RegExp(String.raw`\b(?:${wordAlternation('discountWords')})\b`, 'i');
 /** A service or discount label that is a line of the totals. */

@@ -9,7 +9,7 @@ import type { MerchantFields } from './types.js';
 import { wordAlternation } from '../../locale/languages/index.js';
 
 const PHONE = new RegExp(String.raw`(?:\b(?:${wordAlternation('phoneLabels')})\b\.?\s*(?:NO\.?)?\s*(?:\/\s*FAX)?\s*[:.]?\s*)(\+?\(?\d[\d\s\-().]{6,}\d)`, 'i');
-const TAX_ID = new RegExp(String.raw`\b(${wordAlternation('taxIdLabels', undefined, true)})\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])`, 'i');
+const TAX_ID = new RegExp(String.raw`\b(${wordAlternation('taxIdLabels', { inOrder: true })})\s*[.:#]?\s*([A-Z]{0,3}[\dO][\dA-Z\-. /]{4,}[\dA-Z])`, 'i');
 
 /** The merchant's phone, tax id and website: the first occurrence of each, in the order found. */
 export function contactFields(doc: Document): Pick<MerchantFields, 'merchantPhoneNumber' | 'merchantTaxId' | 'merchantWebsite'> {
@@ -33,7 +33,7 @@ export function contactFields(doc: Document): Pick<MerchantFields, 'merchantPhon
 
 /** The merchant categories, in the order they are given; their words come from the language folders. */
 const CATEGORY = { categoryFood: 'food & drink', categoryHardware: 'hardware', categoryHealth: 'health', categoryGroceries: 'groceries', categoryFuel: 'fuel', categoryLodging: 'lodging', categoryStationery: 'stationery', categoryTechnology: 'technology', categoryTransport: 'transport' } as const;
-const TYPE_RULES: Array<[RegExp, string]> = (['categoryFood', 'categoryHardware', 'categoryHealth', 'categoryGroceries', 'categoryFuel', 'categoryLodging', 'categoryStationery', 'categoryTechnology', 'categoryTransport'] as const).map((list) => [new RegExp(String.raw`\b(${wordAlternation(list, ' ')})\b`), CATEGORY[list]]);
+const TYPE_RULES: Array<[RegExp, string]> = (['categoryFood', 'categoryHardware', 'categoryHealth', 'categoryGroceries', 'categoryFuel', 'categoryLodging', 'categoryStationery', 'categoryTechnology', 'categoryTransport'] as const).map((list) => [new RegExp(String.raw`\b(${wordAlternation(list, { space: ' ' })})\b`), CATEGORY[list]]);
 
 /** Coarse merchant categories from keywords. */
 export function merchantTypes(text: string): string[] {

@@ -54,7 +54,7 @@ export const MERCHANT_LABEL = new RegExp(String.raw`(?:^|[\s–-])(?:${wordAlter
  * street as OCR reads its "Jl." ("J1. Jend. A. Yani", "JI. Tukad Pakerisan").
  * Not a division after a word: "VinCommerce TP. Cam Pha, Quang Ninh" prints the name first.
  */
-export const ADDRESS_FORM = new RegExp(String.raw`\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:${wordAlternation('streetGlued')})\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:${wordAlternation('addressStart', ' ')})\b|\b(?:${wordAlternation('addressPhrases', ' ')})|^\W*J[1I]\.\s*\p{L}`, 'u');
+export const ADDRESS_FORM = new RegExp(String.raw`\p{L}[\p{L}'’.]*\s+\d{6}\s*$|^#?\d?[A-Z]?\d{1,2}-\d{2,4}\b|\B(?:${wordAlternation('streetGlued')})\b|(?:^\W*|[,-]\s*)(?:(?:TP|TX)\.?\s?|[PQ]\.\s?)[\p{L}\d]|^\W*(?:${wordAlternation('addressStart', { space: ' ' })})\b|\b(?:${wordAlternation('addressPhrases', { space: ' ' })})|^\W*J[1I]\.\s*\p{L}`, 'u');
 export const ADDRESS_HINT = new RegExp(String.raw`\b(?:${wordAlternation('streetWords')})\b`);
 
 /**
@@ -63,7 +63,7 @@ export const ADDRESS_HINT = new RegExp(String.raw`\b(?:${wordAlternation('street
  * server (also run together: "YOUHAVEBEENSERVED BYCASHIER"), payment and card lines ("VISA DEBIT", "Kartenzahlung").
  * Patterns run on folded text.
  */
-export const NEVER_NAME = new RegExp(String.raw`\b(?:${wordAlternation('neverName')})\b|^(?:${wordAlternation('neverNameStart', String.raw`\s+`)})\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|\?\s*$`);
+export const NEVER_NAME = new RegExp(String.raw`\b(?:${wordAlternation('neverName')})\b|^(?:${wordAlternation('neverNameStart', { space: String.raw`\s+` })})\b|^(?:EUR|EURO|USD|GBP|CHF)\W*$|\?\s*$`);
 /** Opening hours however OCR spaced them ("SHOP PING HOUR S", "OPENINGHOURS"). */
 export const HOURS_RUN = new RegExp(wordAlternation('hoursRun'));
 /**

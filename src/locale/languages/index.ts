@@ -88,6 +88,16 @@ export function wordsOf(list: WordList): string[] {
 /** TAX_WORDS as a regex alternation (no group), longest first; what `{TAX}` in a phrase stands for. */
 export const TAX_ALTERNATION = TAX_WORDS.join('|');
 
+/** How wordAlternation joins a list. */
+export interface AlternationOptions {
+  /** What a space of a phrase matches (default any run of spaces or none, `\s*`). */
+  space?: string;
+  /** Keep the phrases in language order, then file order (lists whose doc says "in order"); default longest first. */
+  inOrder?: boolean;
+  /** Patterns a phrase may name beside {TAX}: `{CUR}` -> parts.CUR. */
+  parts?: Readonly<Record<string, string>>;
+}
+
 /**
  * One word list over every language as a regex alternation (no group), each phrase once, a space in a phrase
  * matching `space` (default any run of spaces or none). By default the longest first (of two that start at the
@@ -96,7 +106,7 @@ export const TAX_ALTERNATION = TAX_WORDS.join('|');
  * `{TAX}` stands for any tax's name (TAX_WORDS) and `{NAME}` for `parts[NAME]`, a pattern the caller supplies
  * (keywords.ts: `{CUR}` currency codes, `{TAIL}` what may follow a total's label).
  */
-export function wordAlternation(list: WordList, space = String.raw`\s*`, inOrder = false, parts: Readonly<Record<string, string>> = {}): string {
+export function wordAlternation(list: WordList, { space = String.raw`\s*`, inOrder = false, parts = {} }: AlternationOptions = {}): string {
   const phrases = wordsOf(list);
   if (!phrases.length) return '(?!)';
   if (!inOrder) phrases.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
