@@ -18,8 +18,7 @@ import type { FieldResults } from './fields/types.js';
 import { PaddleReader } from './ocr/paddle.js';
 import { readDocument } from './read/index.js';
 import type { DocumentReading } from './read/index.js';
-import { pageScript, scriptWarning } from './read/script.js';
-import type { PageScript } from './read/script.js';
+import { scriptWarning } from './read/script.js';
 import type { Readers } from './read/readers.js';
 import { StageClock } from './read/clock.js';
 import { buildSimple, buildVerbose } from './response/build.js';
@@ -263,7 +262,7 @@ class ReceiptEngine implements Engine {
     const detector = wantLanguage ? loadLanguageDetector() : undefined;
     const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
     let read = await readWith(langs.codes);
-    const inScript = await this.readInScript(input, read, opts, langs.codes, readWith, signal, clock);
+    const inScript = await this.readInScript(read, opts, langs.codes, readWith, signal);
     read = inScript.read;
     await detector;
     let language = wantLanguage ? detectLanguage(read.document.text, read.fields.country?.code) : undefined;
@@ -291,23 +290,19 @@ class ReceiptEngine implements Engine {
   }
 
   /**
-   * A page in a script the data it was read with cannot read (read/script.ts; issue 50 item 3): named in a
+   * A page in a script the data it was read with cannot read (read/script.ts; issue 50 item 3; found by the
+   * reading after its first readings, which then stopped: issue 51 item 3): named in a
    * warning with the package that reads it, and read again with that data when it is installed and the call
    * named no language (the reading whose core fields are no less sure is kept: the first one's text is
    * noise). Not in the fast reading (its words are PaddleOCR's, whose confidences the condition was not
    * measured on). A detection that fails leaves the reading as it is, with a warning.
    */
-  private async readInScript(input: LoadedInput, read: DocumentReading, opts: ExtractOptions, used: readonly string[], readWith: (languages: string[]) => Promise<DocumentReading>, signal: AbortSignal, clock: StageClock): Promise<{ read: DocumentReading; reread: boolean }> {
+  private async readInScript(read: DocumentReading, opts: ExtractOptions, used: readonly string[], readWith: (languages: string[]) => Promise<DocumentReading>, signal: AbortSignal): Promise<{ read: DocumentReading; reread: boolean }> {
     const note = (r: DocumentReading, warning: string) => ({ ...r, warnings: [...r.warnings, warning] });
-    if ((this.options.reading === 'fast' && this.paddle) || signal.aborted) return { read, reread: false };
-    let ps: PageScript | undefined;
-    try {
-      ps = await clock.time('script', () => pageScript(input, read.document, this.readers(), signal));
-    } catch (e) {
-      if (signal.aborted) throw e;
-      return { read: note(read, `the page's script was not detected: ${e instanceof Error ? e.message : String(e)}`), reread: false };
-    }
-    if (!ps || !ps.languages.length || ps.languages.some((c) => used.includes(c))) return { read, reread: false };
+    const script = read.script;
+    if (!script || signal.aborted) return { read, reread: false };
+    if ('error' in script) return { read: note(read, `the page's script was not detected: ${script.error}`), reread: false };
+    const ps = script.found;
     const code = ps.languages.find((c) => findLanguageData(c, this.options.langPath));
     if (!code) return { read: note(read, scriptWarning(ps, { missing: true })), reread: false };
     if (opts.language && opts.language.trim().toLowerCase() !== 'auto') return { read: note(read, scriptWarning(ps, { hinted: used.join('+') })), reread: false };

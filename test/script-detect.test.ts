@@ -52,6 +52,23 @@ describe('a page in a script the installed OCR data cannot read (real OCR)', () 
   });
 });
 
+describe('a page in a script the installed OCR data cannot read, with re-readings allowed (real OCR)', () => {
+  let engine: Engine;
+  const stages: Array<Record<string, number>> = [];
+  beforeAll(async () => { engine = await createEngine({ workers: 1, secondReader: false, onStageTimes: (t) => stages.push(t) }); });
+  afterAll(async () => { await engine.close(); });
+
+  it('is found after the first reading and not read again with the data that cannot read it (issue 51 item 3)', async () => {
+    const r = await engine.extract(path.join(FIX, 'receipt-bg-cyrillic.png'), { verbose: true, incognito: true });
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^the page's text looks Cyrillic, which eng cannot read: not read again \(.+\)$/));
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^the page's text looks Cyrillic \(script detection 0\.\d\d\); install /));
+    const times = stages.at(-1)!;
+    expect(times).toHaveProperty('script');
+    expect(Object.keys(times).filter((k) => k.startsWith('reread:') || k.startsWith('lines:'))).toEqual([]);
+    expect(String(r.date.data).slice(0, 10)).toBe('2024-03-12');
+  });
+});
+
 describe('a page in a script whose data is installed (real OCR)', () => {
   let engine: Engine;
   let dir: string;

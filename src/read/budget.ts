@@ -11,7 +11,8 @@
  *   stays within it. The answer then depends on the machine's load (measured at 8000 ms: 40 of 509 corpus
  *   answers changed at load 9), so the default reading does not use it; a caller's deadline is `timeoutMs`.
  *
- * A re-reading a limit stops is named, and the result says so in a warning.
+ * A re-reading a limit stops is named, and the result says so in a warning. So are all of a page in a script
+ * the data used cannot read (read/index.ts).
  */
 
 /**

@@ -30,6 +30,8 @@ import type { TaxAt } from './combine.js';
 import { readImageFast } from './fast.js';
 import { StageClock } from './clock.js';
 import { PageBudget, readsAsNoise } from './budget.js';
+import { latinCountry, pageScript } from './script.js';
+import type { PageScript } from './script.js';
 import type { Readers } from './readers.js';
 
 export type { Readers } from './readers.js';
@@ -72,6 +74,11 @@ export interface DocumentReading {
   /** Clockwise degrees the first page was turned to read upright. */
   rotation: number;
   warnings: string[];
+  /**
+   * The script of a page the data it was read with cannot read (read/script.ts), found after the first
+   * readings (no re-reading with that data followed), or why the detection failed.
+   */
+  script?: { found: PageScript } | { error: string } | undefined;
 }
 
 function wrapUnexpected(e: unknown, message: string): ReceiptKitError {
@@ -395,6 +402,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   t.readings.push(t.fields);
   // the second reading first: its lines say where the text is for the re-readings (read/region.ts)
   await readBySecond(t, ahead);
+  // a page in a script the data it was read with cannot read is not read again with that data: each re-reading would be as unreadable
+  const script = image && !signal.aborted ? await unreadScript(input, t) : undefined;
+  // (not where the page's own evidence names a country that writes in Latin letters: a detection can be wrong, 1 of the corpus's 509 files)
+  if (script && 'found' in script && !latinCountry(t.fields)) budget.stop(`the page's text looks ${script.found.script}, which ${ctx.languages.join('+')} cannot read`);
   t.own = image && !signal.aborted ? ownLanguage(t.fields, ctx) : undefined;
   await readInOwnLanguage(t);
   // noise at one axis: the other axis is read before the page is given up as noise
@@ -425,7 +436,22 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const spent = budget.warning();
   if (spent) warnings.push(spent);
   warnings.push(...t.fields.warnings);
-  return { document, fields: t.fields, rotation: t.rotation, warnings };
+  return { document, fields: t.fields, rotation: t.rotation, warnings, ...(script ? { script } : {}) };
+}
+
+/**
+ * The script of the one image page when the call's languages cannot read it (read/script.ts pageScript:
+ * asked only where the first reading looks unread), or why the detection failed; undefined when the page
+ * reads, or its script is one of theirs.
+ */
+async function unreadScript(input: LoadedInput, t: Thorough): Promise<DocumentReading['script']> {
+  try {
+    const found = await t.clock.time('script', () => pageScript(input, t.document, t.readers, t.signal));
+    return found && found.languages.length && !found.languages.some((c) => t.ctx.languages.includes(c)) ? { found } : undefined;
+  } catch (e) {
+    if (t.signal.aborted) throw e;
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 /**

@@ -12,6 +12,8 @@ import type { GrayImage } from '../ocr/preprocess.js';
 import { scriptLanguages } from '../ocr/script.js';
 import type { ScriptDetection } from '../ocr/script.js';
 import type { Readers } from './readers.js';
+import type { FieldResults } from '../fields/types.js';
+import { countryLocale } from '../locale/world/data.js';
 
 /** How legible a reading's words are: what the script condition is decided on. */
 export interface Legibility {
@@ -144,4 +146,15 @@ export function withoutFigures(img: GrayImage, words: readonly Pick<Word, 'text'
     for (let y = y0; y < y1 && x1 > x0; y++) out.fill(paper, y * img.width + x0, y * img.width + x1);
   }
   return { gray: out, width: img.width, height: img.height };
+}
+
+/** A country shown at this confidence or more is the page's evidence of where it is from, and so of its script. */
+const SCRIPT_COUNTRY_MIN = 0.9;
+
+/** The fields name, at SCRIPT_COUNTRY_MIN, a country whose likeliest language writes in Latin letters (CLDR likely subtags: MY -> ms-Latn-MY). */
+export function latinCountry(fields: Pick<FieldResults, 'country'>): boolean {
+  const c = fields.country;
+  if (!c || c.confidence < SCRIPT_COUNTRY_MIN) return false;
+  const locale = countryLocale(c.code);
+  return !!locale && new Intl.Locale(locale).script === 'Latn';
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../../src/document/geometry.js';
 import type { Word } from '../../src/document/types.js';
-import { legibility, looksUnread, pageScript, scriptWarning, withoutFigures } from '../../src/read/script.js';
+import { latinCountry, legibility, looksUnread, pageScript, scriptWarning, withoutFigures } from '../../src/read/script.js';
 import { SCRIPT_LANGUAGES, isForeignScript, scriptLanguages, toScriptDetection } from '../../src/ocr/script.js';
 import type { Readers } from '../../src/read/readers.js';
 
@@ -109,5 +109,17 @@ describe('the image OSD is given', () => {
     expect(out.gray[5 * 200 + 10]).toBeGreaterThan(200);
     expect(out.gray[30 * 200 + 60]).toBe(img.gray[30 * 200 + 60]);
     expect(img.gray[5 * 200 + 10]).toBe(0); // the input is left as it was
+  });
+});
+
+describe('a detection the page\'s own evidence contradicts', () => {
+  it('latinCountry: a country shown surely whose likeliest language writes in Latin letters (CLDR likely subtags)', () => {
+    expect(latinCountry({ country: { code: 'MY', confidence: 0.99 } })).toBe(true);
+    expect(latinCountry({ country: { code: 'VN', confidence: 0.95 } })).toBe(true);
+    // a country writing in another script, or one shown unsurely, says nothing against the detection
+    expect(latinCountry({ country: { code: 'BG', confidence: 0.99 } })).toBe(false);
+    expect(latinCountry({ country: { code: 'TH', confidence: 0.99 } })).toBe(false);
+    expect(latinCountry({ country: { code: 'MY', confidence: 0.6 } })).toBe(false);
+    expect(latinCountry({})).toBe(false);
   });
 });
