@@ -7,7 +7,7 @@
  *   node bench/loso.mjs --data ../pool-cache/data-0.jsonl,../pool-cache/data-1.jsonl [--fields total,date,name,currency,tax]
  *                       [--lambda auto|N] [--prior hand-set] [--calibration] [--labels ../pool] [--out FILE]
  *                       [--model linear|boosted [--rounds N --depth N --eta X --min-files N]]
- *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] [--ranking fitted|default] [--choice-fields date] | --held FILE,...] [--combines]
+ *                       [--engine [--corpus ../pool] [--shards 2] [--work DIR] [--ranking fitted|default] [--choice-fields date,total] | --held FILE,...] [--combines]
  *                       [--features[-FIELD] a,b] [--no-bias[-FIELD]] [--choice-lambda 1] [--choice-min-rows 20]   (the choice's fit)
  *
  * The data are scripts/fit-fields.mjs --collect lines (one a file: its label, the engine's final answer,
@@ -211,7 +211,7 @@ export function offGroups(table, min = 30) {
 /**
  * --engine: the engine itself leave-one-source-out. For each source, the field models are fitted on every
  * other source (scripts/fit-fields.mjs --train all --prior hand-set, penalty --lambda, default 1), and the
- * choice between readings too (scripts/fit-combine.mjs, for the fields of --choice-fields, default the date), into a copy of the build (`dist` copied, `models`
+ * choice between readings too (scripts/fit-combine.mjs, for the fields of --choice-fields, default the date and the total), into a copy of the build (`dist` copied, `models`
  * linked but for fields.json and combine.json), and that source's files are extracted
  * by it (`ranking: 'fitted'`, or with --ranking default the build's default ranking; the readings
  * replayed from RK_OCR_CACHE, --shards processes). Returns the
@@ -246,7 +246,7 @@ async function engineLoso(records) {
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
     await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), '--out', path.join(b, 'models', 'fields.json')]);
     // the choice between readings fitted without the source too (scripts/fit-combine.mjs, the build's features)
-    await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--fields', opt('choice-fields', 'date'), ...choiceArgs(argv), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
+    await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--fields', opt('choice-fields', 'date,total'), ...choiceArgs(argv), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));
     await Promise.all(outs.map((o, k) => run(['scripts/fit-fields.mjs', '--collect', '--corpus', pool, '--dataset', S, '--same-files', path.join(b, 'files.jsonl'), '--engine-opts', JSON.stringify({ calibrated: false, ...(opt('ranking', 'fitted') === 'fitted' ? { ranking: 'fitted' } : {}) }), '--shard', `${k}/${shards}`, '--data', o, '--dry-run'], { RK_DIST: path.join(b, 'dist', 'index.js') })));
     const mine = loadRecords(outs);

@@ -3,7 +3,7 @@
  * Fits the choice between two readings (src/resolve/combine-model.ts) from the weighings the pool's
  * recordings hold (scripts/fit-fields.mjs --collect writes `combines`), and writes models/combine.json:
  *
- *   node scripts/fit-combine.mjs --data rec-0.jsonl,rec-1.jsonl [--labels POOL] [--fields date] [--lambda 1] [--min-rows 20]
+ *   node scripts/fit-combine.mjs --data rec-0.jsonl,rec-1.jsonl [--labels POOL] [--fields date,total] [--lambda 1] [--min-rows 20]
  *     [--features[-FIELD] a,b] [--no-bias[-FIELD]] [--out models/combine.json]
  *
  * A row is one weighing of two different values of a field where exactly one is right (by the pool's
@@ -12,11 +12,12 @@
  * (dist choiceFeatures); a feature non-zero in fewer than --min-rows rows is left out. The fit is the
  * project's logistic fit (scripts/fit-core.mjs fitSigned: Newton steps, L2 penalty --lambda, no sign
  * held). bench/loso.mjs --combines scores the same fit per held-out source (losoChoice here).
- * The default field is the date: held out per source (bench/loso.mjs --combines) its fit is right on as many
- * weighings as the rule or more on every source. The total's fit is not (SROIE loses at every penalty tried,
- * MC-OCR wins or loses by the penalty), so the total keeps the rule until a feature makes its fit win on
- * every source; the tax's weighings come from one source only (WildReceipt), so no fit of them can be
- * scored on a source it did not see, and the tax keeps the rule. `--fields total,date` fits others too.
+ * The default fields are the date and the total: held out per source (bench/loso.mjs --combines and --engine)
+ * each fit is right on as many weighings as the rule or more on every source. The total's became so with the
+ * answers' own support features (`second-support`, `first-support`: how many of tesseract's readings also read
+ * PaddleOCR's value, against tesseract's repeats of its own); before them SROIE lost a weighing at every penalty
+ * tried. The tax's weighings come from one source only (WildReceipt), so no fit of them can be scored on a
+ * source it did not see, and the tax keeps the rule. `--fields tax` fits it too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -139,7 +140,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const features = await libraryFeatures();
   const settings = { lambda: Number(opt('lambda', '1')), minRows: Number(opt('min-rows', '20')) };
   const model = { version: 1, fields: {}, fitted: { script: 'scripts/fit-combine.mjs', date: new Date().toISOString().slice(0, 10), ...settings, files: records.length, rows: {} } };
-  for (const field of opt('fields', 'date').split(',').filter(Boolean)) {
+  for (const field of opt('fields', 'date,total').split(',').filter(Boolean)) {
     const key = CHOICE_FIELDS[field];
     if (!key) { console.error(`unknown field ${field}: one of ${Object.keys(CHOICE_FIELDS).join(', ')}`); process.exit(2); }
     const rows = choiceRows(records, field, features);

@@ -20,6 +20,10 @@ describe('choiceFeatures', () => {
     // the readers' agreement: how many more of the page's readings gave the second value
     expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [3, 1] })['support-difference']).toBe(-2);
     expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [1, 1] })).not.toHaveProperty('support-difference');
+    // each answer's support besides its own reading: PaddleOCR's value read by two of tesseract's readings too
+    const s = choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [1, 3] });
+    expect([s['second-support'], s['first-support']]).toEqual([2, undefined]);
+    expect(choiceFeatures('second-reader', { confidence: 0.8, terms: [] }, { confidence: 0.6, terms: [] }, { support: [4, 1] })['first-support']).toBe(3);
   });
 
   it('without a model the more confident answer stands; with one its log-odds decide', () => {

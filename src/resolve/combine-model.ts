@@ -32,7 +32,8 @@ export const termName = (t: string): string => t.replace(/[:(=@].*$/, '');
  * The features of one weighing, positive toward the second answer: the confidence difference and each
  * confidence, the pair of readings (`tag:<tag>`), each reading's mean word confidence and their difference
  * (how well each reader read this page), whether the page is a photo whose paper was found, how many more of
- * the page's readings gave the second value than the first (`support-difference`), and per
+ * the page's readings gave the second value than the first (`support-difference`) and how many besides its own
+ * reading gave each (`second-support`, `first-support`), and per
  * evidence term whether only the second answer has it (+1), only the first (-1) or both or neither (0).
  * The fit script computes them with this function.
  */
@@ -51,6 +52,10 @@ export function choiceFeatures(tag: string, first: ChoiceAnswer, second: ChoiceA
   }
   if (page.paper) f['paper-found'] = 1;
   if (page.support && page.support[1] !== page.support[0]) f['support-difference'] = page.support[1] - page.support[0];
+  // each answer's support apart from its own reading: for the second reader's weighing, how many of tesseract's
+  // readings also read PaddleOCR's value (the other reader agreeing) against tesseract's own repeats
+  if (page.support && page.support[1] > 1) f['second-support'] = page.support[1] - 1;
+  if (page.support && page.support[0] > 1) f['first-support'] = page.support[0] - 1;
   const a = new Set(first.terms.map(termName)), b = new Set(second.terms.map(termName));
   for (const t of new Set([...a, ...b])) {
     const d = (b.has(t) ? 1 : 0) - (a.has(t) ? 1 : 0);

@@ -1,3 +1,4 @@
+import { choiceModel } from '../../src/resolve/combine-model.js';
 import { describe, expect, it } from 'vitest';
 import { extractFields, taxAtTotal } from '../../src/extract/index.js';
 import { capUnsettledOrder, combineReadings, inOneOrder, READERS_DISAGREE_CAP, taxWeighedAgain } from '../../src/read/combine.js';
@@ -9,6 +10,10 @@ import type { TappedCombine } from '../../src/resolve/model.js';
 const ctx = { extractTime: false, extractLineItems: true, now: new Date('2024-06-01T00:00:00Z') };
 const read = (lines: string[]) => { const doc = documentFromText(lines.join('\n')); return { doc, fields: extractFields(doc, ctx) }; };
 const HEAD = ['CORNER SHOP SDN BHD', 'DATE 12/03/2024'];
+
+
+/** The rule's choice between two readings (the more confident value), whatever models/combine.json holds. */
+const RULE = { choice: () => undefined };
 
 describe('two readings weighed', () => {
   it('agreement: the value stays and its confidence becomes that of either reading being right', () => {
@@ -28,12 +33,13 @@ describe('two readings weighed', () => {
     const a = read([...HEAD, 'ITEM A 4.00', 'T0TAI 16.00', 'CASH 20.00']);
     const b = read([...HEAD, 'ITEM A 4.00', 'TOTAL 18.00', 'CASH 20.00']);
     expect(b.fields.totalAmount!.confidence).toBeGreaterThan(a.fields.totalAmount?.confidence ?? 0);
-    const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
+    // the rule (no fitted choice: models/combine.json's total is tested below)
+    const out = combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', RULE);
     expect(out.totalAmount?.value).toBe(18);
     expect(out.totalAmount!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
     expect(out.totalAmount!.lineIndex).toBe(3);
     // the other way round the first, more confident, reading stands, also held below 0.9
-    const back = combineReadings(b.doc, b.fields, a.doc, a.fields);
+    const back = combineReadings(b.doc, b.fields, a.doc, a.fields, 'second-reader', RULE);
     expect(back.totalAmount?.value).toBe(18);
     expect(back.totalAmount!.confidence).toBeLessThanOrEqual(READERS_DISAGREE_CAP);
     expect(back.evidence?.totalAmount).toContain('second-reader-differs');
@@ -70,7 +76,7 @@ describe('two readings weighed', () => {
     try { combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings }); } finally { combineTaps.splice(combineTaps.indexOf(tap), 1); }
     expect(seen.find((c) => c.field === 'totalAmount')!.support).toEqual([2, 1]);
     // without a model the more confident value stands whatever the agreement; a model that weighs agreement keeps the first
-    expect(combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings }).totalAmount?.value).toBe(18);
+    expect(combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings, ...RULE }).totalAmount?.value).toBe(18);
     const model = { weights: { bias: 0, 'support-difference': 3, 'confidence-difference': 1 } };
     const out = combineReadings(a.doc, a.fields, b.doc, b.fields, 'second-reader', { readings, choice: (k) => (k === 'totalAmount' ? model : undefined) });
     expect(out.totalAmount?.value).toBe(16);
@@ -200,5 +206,16 @@ describe('the tax weighed against the combined total', () => {
     expect(taxWeighedAgain(a.doc, replaced, 43.67, taxAt).taxAmount?.value).toBe(2.57);
     // a tax weighed at the total it has is left as it is
     expect(taxWeighedAgain(a.doc, a.fields, a.fields.taxWeighedAt, taxAt)).toBe(a.fields);
+  });
+});
+
+describe('the installed choice between readings (models/combine.json)', () => {
+  it('holds the date\'s and the total\'s fits, the total weighing each answer\'s support besides its own reading', () => {
+    const total = choiceModel('totalAmount');
+    expect(total).toBeDefined();
+    expect(Object.keys(total!.weights)).toEqual(expect.arrayContaining(['second-support', 'first-support', 'confidence-difference']));
+    expect(choiceModel('date')).toBeDefined();
+    // the tax's weighings come from one source: no fit of them can be scored held out, the tax keeps the rule
+    expect(choiceModel('taxAmount')).toBeUndefined();
   });
 });
