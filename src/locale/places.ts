@@ -23,9 +23,6 @@ export const regionCodesOf = (country: string): readonly string[] => placesOf(co
 /** A country's towns: every city of the index (at least 30,000 inhabitants) and LOCAL_TOWNS. */
 export const townsOf = (country: string): readonly string[] => once(`t:${country}`, () => [...placesOf(country).cities, ...(LOCAL_TOWNS[country] ?? [])]);
 
-/** A country's larger towns: the index's cities of at least 100,000 inhabitants and LOCAL_TOWNS. */
-export const largerTownsOf = (country: string): readonly string[] => once(`l:${country}`, () => [...placesOf(country).largerCities, ...(LOCAL_TOWNS[country] ?? [])]);
-
 /** A region's name that this many countries give a region is a word, not a place ("CENTRAL", "NORTHERN", "CITY", "NORD"). */
 export const GENERIC_REGION_COUNTRIES = 3;
 
