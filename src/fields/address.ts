@@ -278,11 +278,11 @@ export const ADDRESS_EVIDENCE_RULES: ReadonlyArray<{ name: string; term: (ctx: A
 /** What the state and city rules see: the address folded, its postcode, its country and that country's state list. */
 export interface SplitContext { up: string; postcode: Postcode | undefined; country: string | undefined; stateList: readonly string[] }
 
-/** The state rules, in order: the first that finds one decides. */
 let US_STATE_ZIP: RegExp | undefined;
-/** A US state's code before a ZIP code (the codes from the region data). */
+/** A US state's code before a ZIP code (the codes from the region data, made on first use). */
 const usStateZip = () => (US_STATE_ZIP ??= new RegExp(`\\b(${regionCodesOf('US').join('|')})\\s+\\d{5}`));
 
+/** The state rules, in order: the first that finds one decides. */
 export const STATE_RULES: ReadonlyArray<{ name: string; find: (ctx: SplitContext) => string | undefined }> = [
   /** A state or province of the country's list (Indonesia, India, Malaysia) named in the address. */
   { name: 'state-list', find: ({ up, stateList }) => (stateList.length ? placeIn(up, stateList) : undefined) },

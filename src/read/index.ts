@@ -76,7 +76,8 @@ export interface DocumentReading {
   warnings: string[];
   /**
    * The script of a page the data it was read with cannot read (read/script.ts), found after the first
-   * readings (no re-reading with that data followed), or why the detection failed.
+   * readings (its re-readings with that data then stopped, unless the page named a Latin-script country:
+   * latinCountry), or why the detection failed.
    */
   script?: { found: PageScript } | { error: string } | undefined;
 }
