@@ -58,13 +58,18 @@ async function collect() {
   const dist = process.env.RK_DIST ?? path.join(repo, 'dist', 'index.js');
   process.env.RK_DIST = dist;
   const { createEngine } = await import(pathToFileURL(path.join(repo, 'bench', 'replay-engine.mjs')).href);
-  const { candidateTaps, combineTaps } = await import(pathToFileURL(path.join(path.dirname(dist), 'resolve', 'model.js')).href);
+  const { candidateTaps, combineTaps, readingTaps } = await import(pathToFileURL(path.join(path.dirname(dist), 'resolve', 'model.js')).href);
   let groups = [];
   candidateTaps.push((field, cands) => { if (RIGHT[field]) groups.push({ field, cands: cands.map((c) => ({ v: c.value, f: c.features, s: c.score })) }); });
   // each weighing of two readings' answers (read/combine.ts): what each read, how sure, why, and which stood
   let combines = [];
   const ans = (a) => (a ? [a.value, a.confidence, a.terms, ...(a.reading !== undefined ? [a.reading] : [])] : null);
   combineTaps?.push((c) => { combines.push({ tag: c.tag, field: c.field, a: ans(c.first), b: ans(c.second), chosen: c.chosen, ...(c.paper ? { paper: true } : {}), ...(c.support ? { support: c.support } : {}) }); });
+  // the first readings' fields as a cascade could stop on them (read/index.ts: tesseract's alone, PaddleOCR's alone,
+  // both weighed): scripts/fit-cascade.mjs finds, held out, where each is sure enough to stop
+  let stages = {};
+  const at = (f) => (f ? [f.value, f.confidence] : null);
+  readingTaps?.push(({ stage, fields: f }) => { stages[stage] = { total: at(f.totalAmount), date: at(f.date), name: at(f.merchantName), currency: at(f.currencyCode), tax: at(f.taxAmount), address: at(f.merchantAddress) }; });
   // --engine-opts: e.g. '{"calibrated":false}' keeps the resolvers' own confidences (what the calibration refits from)
   const engine = await createEngine({ pageBudgetMs: 0, ...JSON.parse(opt('engine-opts', '{}')) });
   const only = (opt('dataset', '') || '').split(',').filter(Boolean);
@@ -102,10 +107,11 @@ async function collect() {
     const gold = JSON.parse(fs.readFileSync(lp, 'utf8'));
     groups = [];
     combines = [];
+    stages = {};
     let r;
     try { r = await engine.extract(path.join(corpus, ds, 'images', f), { verbose: true, extractLineItems: true, refresh: true, incognito: true }); } catch (e) { r = { error: String(e?.code ?? e) }; }
     const pick = (x) => (x && x.data !== undefined ? [x.data, x.confidenceLevel ?? 0] : null);
-    fs.appendFileSync(dataFile, JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, taxAmount: gold.taxAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null, merchantAddress: gold.merchantAddress ?? null, date: gold.date ?? null }, final: { total: pick(r.totalAmount), tax: pick(r.taxAmount), currency: pick(r.currencyCode), name: pick(r.merchantName), date: pick(r.date), address: pick(r.merchantAddress), addressTerms: r.evidence?.merchantAddress ?? null }, groups, combines }) + '\n');
+    fs.appendFileSync(dataFile, JSON.stringify({ ds, id, half: halfOf(id), gold: { totalAmount: gold.totalAmount ?? null, taxAmount: gold.taxAmount ?? null, currency: gold.currency ?? null, merchantName: gold.merchantName ?? null, merchantAddress: gold.merchantAddress ?? null, date: gold.date ?? null }, final: { total: pick(r.totalAmount), tax: pick(r.taxAmount), currency: pick(r.currencyCode), name: pick(r.merchantName), date: pick(r.date), address: pick(r.merchantAddress), addressTerms: r.evidence?.merchantAddress ?? null }, groups, combines, ...(Object.keys(stages).length ? { stages } : {}) }) + '\n');
     n++;
     if (resultsDir) res[ds].push(JSON.stringify({ file: path.join(corpus, ds, 'images', f), result: { totalAmount: r.totalAmount ? { data: r.totalAmount.data } : undefined, text: { text: r.text?.text ?? '' }, targetRotation: r.targetRotation, warnings: r.warnings } }));
     process.stderr.write(`\r${n}/${mine.length} ${ds} ${id}        `);

@@ -117,9 +117,12 @@ export const engineOptionsSchema = z.strictObject({
    * PaddleOCR reads the page, tesseract reads the header band and the total's, date's and tax's lines
    * again, and the whole page only when no total or date was found (src/read/fast.ts); measured less
    * accurate so far (bench/OCR.md). Without PaddleOCR (secondReader false, or its runtime missing)
-   * pages are read the thorough way.
+   * pages are read the thorough way. 'cascade': the thorough reading that stops where the core fields are
+   * sure (src/read/cascade.ts, models/cascade.json): PaddleOCR reads a page only where tesseract's first
+   * reading is not sure of its total, date, merchant name and currency, and nothing is read again where the
+   * two readings weighed are.
    */
-  reading: z.enum(['fast', 'thorough']).optional(),
+  reading: z.enum(['fast', 'thorough', 'cascade']).optional(),
   /**
    * Threads PaddleOCR's runtime (onnxruntime) uses within one reading (default 1: its recogniser reads
    * one small strip at a time, and tesseract reads alongside it). Readings of one engine run one at a time.

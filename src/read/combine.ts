@@ -85,7 +85,7 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
     const b = (k === 'date' ? dateB : S[k]) as Located<unknown> | undefined;
     const answer = (x: Located<unknown> | undefined, terms: readonly string[] | undefined, reading: number) => (x ? { value: x.value, confidence: x.confidence, terms: terms ?? [], reading } : undefined);
     const page = { paper, ...(all.length ? { support: [support(k, a), support(k, b)] as const } : {}) };
-    const tap = (chosen: 'first' | 'second' | 'both') => tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings()[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings()[1]) } : {}), chosen, ...page }));
+    const tap = (chosen: 'first' | 'second' | 'both') => opts.tap !== false && tapCombine(() => ({ tag, field: k, ...(a ? { first: answer(a, F.evidence?.[k], readings()[0]) } : {}), ...(b ? { second: answer(b, S.evidence?.[k], readings()[1]) } : {}), chosen, ...page }));
     if (!b) { if (a) tap('first'); continue; }
     if (a && sameValue(a, b)) {
       tap('both');
@@ -175,6 +175,8 @@ export interface CombineOptions {
   choice?: (field: Key) => RankModel | undefined;
   /** Every whole-page reading of the page so far, each as it read (not combined): the readers' agreement on a value. */
   readings?: readonly FieldResults[];
+  /** False: a provisional weighing (the cascade's), not told to the taps (resolve/model.ts tapCombine). */
+  tap?: boolean;
 }
 
 /** A document's tax and its evidence, its tax rules run with `total` (undefined: none is found). */

@@ -33,6 +33,9 @@ import { PageBudget, readsAsNoise } from './budget.js';
 import { latinCountry, pageScript } from './script.js';
 import type { PageScript } from './script.js';
 import type { Readers } from './readers.js';
+import { tapReading } from '../resolve/model.js';
+import { stopsAt } from './cascade.js';
+import type { CascadeModel } from './cascade.js';
 
 export type { Readers } from './readers.js';
 
@@ -58,7 +61,9 @@ export interface ReadContext {
   /** tesseract codes of the call's languages. */
   languages: string[];
   langPath?: string | undefined;
-  reading?: 'fast' | 'thorough' | undefined;
+  reading?: 'fast' | 'thorough' | 'cascade' | undefined;
+  /** With `reading: 'cascade'`: where the reading stops (read/cascade.ts); without it the thorough way. */
+  cascade?: CascadeModel | undefined;
   confirmPasses?: number | undefined;
   /** Wall-clock budget of a page's reading in ms (read/budget.ts; 0 = none). */
   pageBudgetMs?: number | undefined;
@@ -390,8 +395,10 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   // (the detector's text lines decide its direction first where they are clear: a page they show sideways
   // is not read upright ahead)
   const axis = one && readers.paddle && !signal.aborted ? await clock.time('orientation', () => detectorAxis(readers, one, signal)) : undefined;
+  // the cascade (read/cascade.ts) reads with the second reader only where the first reading is not sure
+  const cascade = ctx.reading === 'cascade' ? ctx.cascade : undefined;
   let ahead: Promise<Awaited<ReturnType<typeof readSecond>>> | undefined;
-  if (one && readers.paddle && !signal.aborted && !(axis && textIsVertical({ vertical: false }, axis))) {
+  if (!cascade && one && readers.paddle && !signal.aborted && !(axis && textIsVertical({ vertical: false }, axis))) {
     ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));
     ahead.catch(() => undefined); // unused when the page is turned; a failure is reported where it is used
   }
@@ -401,8 +408,12 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const image = only?.kind === 'raster' && first.pages[0]?.source === 'ocr' ? only : undefined;
   const t: Thorough = { input, readers, ctx, signal, clock, budget, warnings, document: first, fields: extractFields(first, ctx.fields), rotation: targetRotation, image, own: undefined, ownReading: undefined, second: undefined, readings: [] };
   t.readings.push(t.fields);
+  tapReading('tesseract', () => t.fields);
+  // a first reading sure of the core fields is read no more (the cascade's first stop)
+  const sureFirst = !!image && stopsAt(t.fields, cascade?.stages.tesseract);
   // the second reading first: its lines say where the text is for the re-readings (read/region.ts)
-  await readBySecond(t, ahead);
+  if (!sureFirst) await readBySecond(t, ahead);
+  if (t.second) tapReading('paddleocr', () => t.second!.fields);
   // a page in a script the data it was read with cannot read is not read again with that data: each re-reading would be as unreadable
   const script = image && !signal.aborted ? await unreadScript(input, t) : undefined;
   // (not where the page's own evidence names a country that writes in Latin letters: a detection can be wrong, 1 of the corpus's 509 files)
@@ -415,8 +426,15 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
     await readInOwnLanguage(t);
   }
   const document = t.document;
+  const taxAt: TaxAt = (d, total) => taxAtTotal(d, ctx.fields, total);
+  // the two readings weighed as the reading would end with nothing read again (the cascade's second stop)
+  let provisional: FieldResults | undefined;
+  const weighed = (): FieldResults => (provisional ??= t.second ? combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields, taxAt, readings: t.readings, tap: false }) : t.fields);
+  tapReading('both', weighed);
   // when both readers give the same total and date, tesseract's own re-readings have nothing left to settle
-  const settled = !!t.second && readersAgree(t.fields, t.second.fields, ['totalAmount', 'date']);
+  // (and, in the cascade, when the first reading, or the two readings weighed, are sure of the core fields)
+  const settled = (!!t.second && readersAgree(t.fields, t.second.fields, ['totalAmount', 'date'])) || sureFirst
+    || (!!cascade && !!t.second && stopsAt(weighed(), cascade.stages.both));
   // a page both readers read as noise gets its quick low-confidence answer: reading it again finds nothing
   if (t.second && readsAsNoise(t.fields, t.second.fields)) budget.stop('both readers read the page as noise (no date, no total)');
   if (!settled && enhancedPhoto && image && needsAlternate(t.fields) && !signal.aborted) await readAlternates(t, image);
@@ -429,7 +447,6 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   if (ctx.fields.extractLineItems) t.fields = await secondLookItems(document, t.fields, ctx.fields, reader);
   if (!settled && image) await confirmingPasses(t, image);
   // the second reading weighed against the first (and what the re-readings above made of it)
-  const taxAt: TaxAt = (d, total) => taxAtTotal(d, ctx.fields, total);
   if (t.second) t.fields = combineReadings(document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: ctx.fields, taxAt, readings: t.readings });
   // a total the second looks or passes replaced, with no second reading to weigh it: the tax found at it
   t.fields = taxWeighedAgain(document, t.fields, t.fields.totalAmount?.value, taxAt);

@@ -4,6 +4,7 @@
  * field, with its features, to the listeners scripts/fit-fields.mjs registers. Nothing is registered at
  * run time, and then nothing is listed: the candidates are only built when a listener wants them.
  */
+import type { FieldResults } from '../fields/types.js';
 
 /** One candidate the resolver weighed: its value and its features. */
 export interface TappedCandidate { value: string | number; features: Record<string, number>; /** The rank score the resolver used, if any (for comparing). */ score?: number }
@@ -33,4 +34,20 @@ export function tapCombine(make: () => TappedCombine): void {
   if (!combineTaps.length) return;
   const c = make();
   for (const t of combineTaps) t(c);
+}
+
+/**
+ * One reading's fields as a cascade would stop on them (read/index.ts): `tesseract` the first reading's alone,
+ * `paddleocr` the second reader's alone, `both` the two weighed as the reading would end with nothing read again.
+ */
+export interface TappedReading { stage: 'tesseract' | 'paddleocr' | 'both'; fields: FieldResults }
+export type ReadingTap = (r: TappedReading) => void;
+/** Listeners to the fields of the first readings (bench/cascade.mjs measures where a cascade could stop). */
+export const readingTaps: ReadingTap[] = [];
+
+/** Tells the taps a stage's fields; `make` runs only when a tap listens. */
+export function tapReading(stage: TappedReading['stage'], make: () => TappedReading['fields']): void {
+  if (!readingTaps.length) return;
+  const fields = make();
+  for (const t of readingTaps) t({ stage, fields });
 }
