@@ -6,10 +6,11 @@
  *
  * For a stage and each core field (total, date, merchant name, currency), the stop line is the lowest raw
  * confidence from which that stage's answers are right at least --precision of the time (default 0.99) on the
- * labelled files of every source but one, with at least --min-files of them above it; a file stops at the stage
- * when each of its core fields is at or above its line there (a field the stage did not find never is). On the
- * held-out source: the share of its files that stop, and each field's accuracy when stopped files take the
- * stage's answers and the rest the engine's final ones, against the final answers throughout.
+ * labelled files of every source but one, with at least --min-files of them above it. A file stops at the
+ * first stage when each of its core fields is at or above its line there (a field the stage did not find never
+ * is); at the second, its total and its date each stop alone (STAGE_FIELDS). On the held-out source: the share
+ * of its files that stop whole, and each field's accuracy when the stopped fields take the stage's answers and
+ * the rest the engine's final ones, against the final answers throughout.
  *
  *   node scripts/fit-cascade.mjs --data REC-0.jsonl,REC-1.jsonl [--stages tesseract,both] [--precision 0.99]
  *        [--min-files 50] [--out FILE] [--write FILE]
@@ -31,6 +32,8 @@ export const CORE = [['total', 'totalAmount'], ['date', 'date'], ['name', 'merch
 
 /** Whether an answer [value, confidence] (or none) is right for a file's gold; null when the field is not labelled. */
 export function rightness(field, answer, gold) {
+  // the recorded gold names the currency `currency` (scripts/fit-fields.mjs), the scored field `currencyCode`
+  if (field === 'currencyCode' && gold && gold.currencyCode === undefined) gold = { ...gold, currencyCode: gold.currency };
   const scored = scoreField(field, { [field]: answer ? { data: answer[0], confidenceLevel: answer[1] } : undefined }, gold);
   return scored ? scored.correct : null;
 }
@@ -67,10 +70,33 @@ export function fitLines(records, stage, precision, minFiles) {
   return lines;
 }
 
-/** True when each core field of the stage is at or above its line. */
+/**
+ * How each stage stops (src/read/cascade.ts): at `tesseract` the file stops when all core fields are sure there
+ * (the second reader then reads nothing); at `both` each of the total and the date stops alone (what is
+ * read again after the two readings is the total's and the date's), the name and currency stay the final ones.
+ */
+export const STAGE_FIELDS = { tesseract: { joint: true, keys: CORE.map(([k]) => k) }, both: { joint: false, keys: ['total', 'date'] } };
+
+const sureAt = (record, stage, lines, k) => { const a = record.stages?.[stage]?.[k]; return !!a && typeof lines[k] === 'number' && a[1] >= lines[k]; };
+
+/** True when each of the stage's fields is at or above its line (the whole file stops there). */
 export function stops(record, stage, lines) {
-  const s = record.stages?.[stage];
-  return !!s && CORE.every(([k]) => s[k] && s[k][1] >= lines[k]);
+  const how = STAGE_FIELDS[stage] ?? STAGE_FIELDS.tesseract;
+  return !!record.stages?.[stage] && how.keys.every((k) => sureAt(record, stage, lines, k));
+}
+
+/** True when the file's field `k` takes the stage's answer: the file stops there, or the stage stops fields alone and this one is sure. */
+export function takesStage(record, stage, lines, k) {
+  const how = STAGE_FIELDS[stage] ?? STAGE_FIELDS.tesseract;
+  if (how.joint) return stops(record, stage, lines);
+  return how.keys.includes(k) && sureAt(record, stage, lines, k);
+}
+
+/** The two readers gave the same total and date (the thorough reading then reads neither again: read/index.ts `settled`). */
+export function readersAgreed(r) {
+  const a = r.stages?.tesseract, b = r.stages?.paddleocr;
+  const same = (x, y) => !!x && !!y && (typeof x[0] === 'number' ? Math.abs(x[0] - y[0]) < 0.005 : x[0] === y[0]);
+  return !!a && !!b && same(a.total, b.total) && same(a.date, b.date);
 }
 
 function main() {
@@ -85,26 +111,28 @@ function main() {
   for (const stage of stages) {
     report.stages[stage] = { all: fitLines(records, stage, precision, minFiles), held: {} };
     console.log(`\n== stage ${stage}: lines on every source ${JSON.stringify(report.stages[stage].all)}`);
-    console.log('held out     files  stop%   ' + CORE.map(([k]) => `${k} final/cascade`).join('   '));
+    console.log('held out     files  stop% extra%  ' + CORE.map(([k]) => `${k} final/cascade`).join('   '));
     for (const s of sources) {
       const train = records.filter((r) => r.ds !== s), test = records.filter((r) => r.ds === s);
       const lines = fitLines(train, stage, precision, minFiles);
       const stopped = test.filter((r) => stops(r, stage, lines));
+      // of those, the files the thorough reading would have read again (its readers disagreed on the total or date)
+      const extra = stopped.filter((r) => !readersAgreed(r));
       const per = {};
       for (const [k, field] of CORE) {
         let n = 0, fin = 0, cas = 0, stoppedWrong = 0;
         for (const r of test) {
           const f = rightness(field, r.final[k], r.gold);
           if (f === null) continue;
-          const stop = stops(r, stage, lines);
+          const stop = takesStage(r, stage, lines, k);
           const c = stop ? rightness(field, r.stages[stage][k], r.gold) : f;
           n++; fin += f ? 1 : 0; cas += c ? 1 : 0; if (stop && !c) stoppedWrong++;
         }
         per[k] = { n, final: n ? fin / n : null, cascade: n ? cas / n : null, stoppedWrong };
       }
-      report.stages[stage].held[s] = { files: test.length, stopped: stopped.length, lines, per };
+      report.stages[stage].held[s] = { files: test.length, stopped: stopped.length, extra: extra.length, lines, per };
       const pct = (x) => (x === null ? '   -  ' : (100 * x).toFixed(1).padStart(5));
-      console.log(`${s.padEnd(12)} ${String(test.length).padStart(5)}  ${pct(stopped.length / test.length)}   ` + CORE.map(([k]) => `${pct(per[k].final)}/${pct(per[k].cascade)}`.padEnd(19)).join(''));
+      console.log(`${s.padEnd(12)} ${String(test.length).padStart(5)}  ${pct(stopped.length / test.length)} ${pct(extra.length / test.length)}   ` + CORE.map(([k]) => `${pct(per[k].final)}/${pct(per[k].cascade)}`.padEnd(19)).join(''));
     }
   }
   if (opt('out')) fs.writeFileSync(opt('out'), JSON.stringify(report, null, 1));

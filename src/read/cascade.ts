@@ -5,7 +5,9 @@
  * lowest confidences from which a stage's answers were right at least 99 % of the time on held-out sources.
  *
  * - `tesseract`: the first reading alone is sure: the second reader does not read the page;
- * - `both`: the two readings weighed are sure: no re-readings (alternates, second looks, confirming passes).
+ * - `both`: of the two readings weighed, a sure total is not read again (its second look, the confirming passes),
+ *   nor a sure date (its second look); with both sure, no alternate readings either. The re-readings are of
+ *   the total and the date, so the name and the currency do not decide this stop.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +24,16 @@ export type CascadeStage = 'tesseract' | 'both';
 export type StopLines = Partial<Record<string, number | null>>;
 export interface CascadeModel { version: 1; stages: Partial<Record<CascadeStage, StopLines>> }
 
+/** True when the field is found at or above its line. */
+export function sureOf(fields: FieldResults, k: CascadeField, lines: StopLines | undefined): boolean {
+  const line = lines?.[KEYS[k]];
+  const f = fields[k];
+  return typeof line === 'number' && !!f && f.confidence >= line;
+}
+
 /** True when each core field of `fields` is found at or above its line. */
 export function stopsAt(fields: FieldResults, lines: StopLines | undefined): boolean {
-  if (!lines) return false;
-  return CASCADE_FIELDS.every((k) => {
-    const line = lines[KEYS[k]];
-    const f = fields[k];
-    return typeof line === 'number' && !!f && f.confidence >= line;
-  });
+  return CASCADE_FIELDS.every((k) => sureOf(fields, k, lines));
 }
 
 /** A model file checked: version 1, each line a number in [0, 1] or null. Throws on a malformed file. */

@@ -1,6 +1,7 @@
 // The cascade's stop lines (src/read/cascade.ts) and their held-out fit (scripts/fit-cascade.mjs).
 import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/read/index.js';
+import { READING_PASSES, runPasses } from '../../src/read/passes.js';
 import { HORIZONTAL, INPUT, RECEIPT, ctx, lineWords, readers, words } from '../helpers/scripted-readers.js';
 import { checkCascadeModel, stopsAt } from '../../src/read/cascade.js';
 import type { FieldResults } from '../../src/fields/types.js';
@@ -83,5 +84,17 @@ describe('the cascade in the reading stage', () => {
   it('a field under its line (or the thorough reading) has the page read by the second reader as well', async () => {
     expect((await read('cascade', { total: 0, date: 0, name: null, currency: 0 })).readersAsked).toContain('paddle');
     expect((await read('thorough', { total: 0, date: 0, name: 0, currency: 0 })).readersAsked).toContain('paddle');
+  });
+});
+
+describe('the reading as a list of passes', () => {
+  it('declares the passes in the order the reading runs them', () => {
+    expect(READING_PASSES.map((p) => p.name)).toEqual(['second-reader', 'script', 'own-language', 'other-axis', 'stop', 'alternates', 'second-look:date', 'second-look:total', 'second-look:items', 'confirming-passes', 'weigh-second', 'tax-again']);
+  });
+  it('runs each pass in order where its condition holds, and no other', async () => {
+    const ran: string[] = [];
+    const pass = (name: string, when: boolean) => ({ name, when: () => when, run: () => { ran.push(name); } });
+    await runPasses({} as never, [pass('a', true), pass('b', false), pass('c', true)]);
+    expect(ran).toEqual(['a', 'c']);
   });
 });
