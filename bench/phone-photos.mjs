@@ -5,6 +5,10 @@
 // stored 4032x2268 with EXIF orientation 6, as phones do).
 //
 //   node bench/phone-photos.mjs [--corpus PATH] [--out DIR] [--count 12] [--seed 23]
+//   node bench/phone-photos.mjs --real bench/phone-photos-real.json [--mirrors DIR] [--out DIR]
+//
+// --real: real 9-12 MP phone photos from public repositories instead (see writeReal), as DIR/phone_real;
+// time them with `node bench/speed.mjs --corpus DIR --sample phone_real:20` (native tesseract in the same run).
 //
 // Writes, in the corpus layout, so that `node bench/run.mjs --corpus DIR` scores them as sets of their own:
 //   DIR/phone_12mp/images/<id>.jpg, labels/<id>.json (copies), lineitems/<id>.json (copies, when the
@@ -239,7 +243,42 @@ async function makePhoto(item, index) {
   };
 }
 
+// ---------------------------------------------------------------- real photos
+/**
+ * --real MANIFEST: real 9-12 MP phone photos of receipts from public repositories (the manifest: repo, commit,
+ * path, sha256, and the total and currency where the photo shows them clearly), read from local copies of
+ * those repositories (bare git directories `<mirrors>/<owner>+<name>/repo`, as the fetch tool writes them;
+ * --mirrors, default /work/.mirror), sha256 checked, written as DIR/phone_real in the corpus layout.
+ */
+async function writeReal(manifestFile) {
+  const { execFileSync } = await import('node:child_process');
+  const mirrors = path.resolve(flags.mirrors ?? '/work/.mirror');
+  const { photos } = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  const set = path.join(outDir, 'phone_real');
+  fs.rmSync(set, { recursive: true, force: true });
+  for (const sub of ['images', 'labels']) fs.mkdirSync(path.join(set, sub), { recursive: true });
+  let n = 0;
+  for (const ph of photos) {
+    const git = path.join(mirrors, ph.repo.replace('/', '+'), 'repo');
+    let bytes;
+    try { bytes = execFileSync('git', ['--git-dir', git, 'show', `${ph.commit}:${ph.path}`], { maxBuffer: 64 << 20 }); } catch {
+      process.stderr.write(`phone-photos: ${ph.repo} is not in ${mirrors} (fetch it first): ${ph.path} skipped\n`);
+      continue;
+    }
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    if (sha !== ph.sha256) throw new Error(`phone-photos: sha256 differs from the manifest: ${ph.repo}@${ph.commit} ${ph.path}`);
+    const id = `real-${sha.slice(0, 12)}`;
+    fs.writeFileSync(path.join(set, 'images', `${id}${path.extname(ph.path).toLowerCase() || '.jpg'}`), bytes);
+    const label = { ...(ph.total != null ? { totalAmount: Number(ph.total) } : {}), ...(ph.currency ? { currency: ph.currency } : {}) };
+    fs.writeFileSync(path.join(set, 'labels', `${id}.json`), JSON.stringify(label) + '\n');
+    n++;
+  }
+  fs.writeFileSync(path.join(set, 'manifest.json'), JSON.stringify({ from: path.relative(process.cwd(), manifestFile), photos }, null, 2) + '\n');
+  process.stderr.write(`phone-photos: ${n} of ${photos.length} real photos in ${set}\n`);
+}
+
 // ---------------------------------------------------------------- main
+if (flags.real) { await writeReal(path.resolve(flags.real)); process.exit(0); }
 const items = chooseReceipts();
 const photoSet = path.join(outDir, 'phone_12mp'), sourceSet = path.join(outDir, 'phone_12mp_source');
 for (const dir of [photoSet, sourceSet]) {

@@ -75,14 +75,17 @@ export function fitLines(records, stage, precision, minFiles) {
  * (the second reader then reads nothing); at `both` each of the total and the date stops alone (what is
  * read again after the two readings is the total's and the date's), the name and currency stay the final ones.
  */
-export const STAGE_FIELDS = { tesseract: { joint: true, keys: CORE.map(([k]) => k) }, both: { joint: false, keys: ['total', 'date'] } };
+// --joint a,b: the fields a joint stage stops on (default all four core fields; the others then take that stage's answers unchecked)
+const JOINT = (opt('joint', '') || '').split(',').filter(Boolean);
+export const STAGE_FIELDS = { tesseract: { joint: true, keys: CORE.map(([k]) => k) }, paddleocr: { joint: true, keys: CORE.map(([k]) => k) }, both: { joint: false, keys: ['total', 'date'] } };
 
 const sureAt = (record, stage, lines, k) => { const a = record.stages?.[stage]?.[k]; return !!a && typeof lines[k] === 'number' && a[1] >= lines[k]; };
 
 /** True when each of the stage's fields is at or above its line (the whole file stops there). */
 export function stops(record, stage, lines) {
   const how = STAGE_FIELDS[stage] ?? STAGE_FIELDS.tesseract;
-  return !!record.stages?.[stage] && how.keys.every((k) => sureAt(record, stage, lines, k));
+  const keys = how.joint && JOINT.length ? JOINT : how.keys;
+  return !!record.stages?.[stage] && keys.every((k) => sureAt(record, stage, lines, k));
 }
 
 /** True when the file's field `k` takes the stage's answer: the file stops there, or the stage stops fields alone and this one is sure. */
