@@ -36,6 +36,11 @@ export function stopsAt(fields: FieldResults, lines: StopLines | undefined): boo
   return CASCADE_FIELDS.every((k) => sureOf(fields, k, lines));
 }
 
+/** True when a stage can stop at all: each core field has a line (a null line, none held 99 %, never stops). */
+export function canStop(lines: StopLines | undefined): boolean {
+  return !!lines && CASCADE_FIELDS.every((k) => typeof lines[KEYS[k]] === 'number');
+}
+
 /** A model file checked: version 1, each line a number in [0, 1] or null. Throws on a malformed file. */
 export function checkCascadeModel(m: unknown): CascadeModel {
   const o = m as CascadeModel;

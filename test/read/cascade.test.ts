@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/read/index.js';
 import { READING_PASSES, runPasses } from '../../src/read/passes.js';
 import { HORIZONTAL, INPUT, RECEIPT, ctx, lineWords, readers, words } from '../helpers/scripted-readers.js';
-import { checkCascadeModel, stopsAt } from '../../src/read/cascade.js';
+import { canStop, checkCascadeModel, stopsAt } from '../../src/read/cascade.js';
 import type { FieldResults } from '../../src/fields/types.js';
 // @ts-expect-error a plain .mjs script without types
 import { fitLines, rightness, stopLine, stops } from '../../scripts/fit-cascade.mjs';
@@ -96,5 +96,13 @@ describe('the reading as a list of passes', () => {
     const pass = (name: string, when: boolean) => ({ name, when: () => when, run: () => { ran.push(name); } });
     await runPasses({} as never, [pass('a', true), pass('b', false), pass('c', true)]);
     expect(ran).toEqual(['a', 'c']);
+  });
+});
+
+describe('canStop', () => {
+  it('a stage stops only when every core field has a line', () => {
+    expect(canStop({ total: 0.9, date: 0.9, name: 0.9, currency: 0.5 })).toBe(true);
+    expect(canStop({ total: 0.9, date: null, name: 0.9, currency: 0.5 })).toBe(false);
+    expect(canStop(undefined)).toBe(false);
   });
 });
