@@ -118,12 +118,12 @@ export interface Thorough {
   /** ...or only the total or only the date is sure (the cascade's second stop, field by field). */
   sureTotal: boolean;
   sureDate: boolean;
+  /** The tax found at a total (extract/index.ts taxAtTotal), for the weighings. */
   taxAt: TaxAt;
 }
 
 /** What the second reader made of the page (readSecond). */
 export type SecondPage = Awaited<ReturnType<typeof readSecond>>;
-
 
 /**
  * A one-page image both readers read as noise is read at the other axis (upright if it was read sideways,
@@ -192,7 +192,7 @@ async function readInOwnLanguage(t: Thorough): Promise<void> {
 
 /** The second reader's reading of a one-page image (the one read ahead when the page is upright). */
 async function readBySecond(t: Thorough): Promise<void> {
-  const ahead = t.ahead;
+  const { ahead } = t;
   if (!t.image || !t.readers.paddle || t.signal.aborted) return;
   try {
     const rotation = t.document.pages[0]!.rotation;
