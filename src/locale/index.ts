@@ -6,7 +6,7 @@
  */
 import type { Document } from '../document/types.js';
 import { CONVENTIONS, COUNTRY_NAMES, LANGUAGE_COUNTRY, LOCAL_TOWNS, languageCurrency, placeWords } from './lexicon.js';
-import { knownPlaceNames, regionsOf, townsOf } from './places.js';
+import { knownPlaceNames, regionCodesOf, regionsOf, townsOf } from './places.js';
 import { placesOf } from './world/places.js';
 import type { CountryConventions } from './lexicon.js';
 import { LANGUAGES } from './languages/index.js';
@@ -64,6 +64,14 @@ interface Cue {
 // Kept beside the world's evidence (issue 50; world/ covers phones, country names, postcode cities, signs and codes beside amounts):
 // tax numbers, company forms and tax names (no installed library holds their formats), codes and words printed apart from an amount
 // ("Amount (SGD)", "RM"), place names matched without a postcode, and the weights fitted to the corpus around them.
+/** The US states', DC's and territories' letter codes (the region data's): the address cues' alternation. */
+const usStateCodes = (): readonly string[] => regionCodesOf('US');
+/**
+ * US state codes that are also words printed in capitals ("IN", "OR", "ME", "OK", "HI", "CO" of a company,
+ * "DE" and "LA" of French and Spanish, "PA", "MA", "ID"): a capitals town before one of them, with no ZIP, says nothing.
+ */
+const WORD_STATE_CODES: ReadonlySet<string> = new Set(['CO', 'DE', 'HI', 'ID', 'IN', 'LA', 'MA', 'ME', 'OK', 'OR', 'PA']);
+
 const CUES: Cue[] = [
   { re: /\bRM\s?\d|\bMYR\b/, country: 'MY', weight: 3, currency: 'MYR' },
   { re: /\bRM\b/, country: 'MY', weight: 1.5, currency: 'MYR' },
@@ -144,21 +152,22 @@ const CUES: Cue[] = [
   { re: /\bUSD\b|US\$/i, country: 'US', weight: 2, currency: 'USD' },
   // a tax's name says where the page is, not its money ("SALES TAX" on a Malaysian Pizza Hut slip)
   { re: /\bSales Tax\b/i, country: 'US', weight: 2 },
-  { re: /\b[A-Z][A-Za-z]+,?\s+(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|MI|MN|MO|NC|NE|NJ|NM|NV|NY|OH|OK|OR|PA|SC|TN|TX|UT|VA|WA|WI)\s+\d{5}(-\d{4})?\b/, country: 'US', weight: 3 },
+  // a town, its state's code and its ZIP (the codes of the states and territories from the region data, made on first use)
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b[A-Z][A-Za-z]+,?\s+(?:${usStateCodes().join('|')})\s+\d{5}(?:-\d{4})?\b`), country: 'US', weight: 3 },
   { re: /\(\d{3}\)\s?\d{3}-\d{4}\b/, country: 'US', weight: 1.5 },
   // the state code read in title case ("Boston, Ma 02114", PaddleOCR's "Boston,Ma02114"): with the comma and the ZIP
-  { re: /\b[A-Z][a-z]{2,},\s*(?:Al|Ak|Az|Ar|Ca|Co|Ct|Dc|De|Fl|Ga|Hi|Id|Il|In|Ia|Ks|Ky|La|Ma|Md|Me|Mi|Mn|Mo|Ms|Mt|Nc|Nd|Ne|Nh|Nj|Nm|Nv|Ny|Oh|Ok|Or|Pa|Ri|Sc|Sd|Tn|Tx|Ut|Va|Vt|Wa|Wi|Wv|Wy)\.?\s*\d{5}(-\d{4})?\b/, country: 'US', weight: 2.5 },
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b[A-Z][a-z]{2,},\s*(?:${usStateCodes().map((c) => c[0] + c.slice(1).toLowerCase()).join('|')})\.?\s*\d{5}(?:-\d{4})?\b`), country: 'US', weight: 2.5 },
   // North American numbers without brackets (615-352-1222); Malaysian and Indonesian ones start with 0
   { re: /(?<![\d-])[2-9]\d{2}[-.][2-9]\d{2}[-.]\d{4}(?![\d-])/, country: 'US', weight: 1 },
   // "Nashville, TN" without its ZIP, and a ZIP+4
-  { re: /\b[A-Z][a-z]{2,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b[A-Z][a-z]{2,},\s*(?:${usStateCodes().join('|')})\b(?!\s*\d{5})`), country: 'US', weight: 1.5 },
   { re: /\b\d{5}-\d{4}\b/, country: 'US', weight: 1 },
   // a state's name with its ZIP ("NEW YORK NEW YORK 10012"; the names from the region data, made on first use)
   { re: /$^/, lazyRe: () => new RegExp(String.raw`\b(?:${regionsOf('US').join('|')}),?\s+\d{5}(?:-\d{4})?\b`, 'i'), country: 'US', weight: 3 },
-  // "TUCSON, AZ" in capitals without its ZIP; not the codes that are also English words (IN, OR, ME, OK, HI...)
-  { re: /\b[A-Z]{3,},\s*(?:AL|AK|AZ|AR|CA|CT|FL|GA|IL|IA|KS|KY|MD|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\b(?!\s*\d{5})/, country: 'US', weight: 1.5 },
+  // "TUCSON, AZ" in capitals without its ZIP; not the codes that are also words in capitals (WORD_STATE_CODES)
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b[A-Z]{3,},\s*(?:${usStateCodes().filter((c) => !WORD_STATE_CODES.has(c)).join('|')})\b(?!\s*\d{5})`), country: 'US', weight: 1.5 },
   // a city, state and ZIP run together, as PaddleOCR reads a line without its spaces ("SNELLVILLEGA30078")
-  { re: /\b[A-Z]{4,}(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|IL|IN|IA|KS|KY|LA|MA|MD|ME|MI|MN|MO|MS|MT|NC|ND|NE|NH|NJ|NM|NV|NY|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VA|VT|WA|WI|WV|WY)\d{5}\b/, country: 'US', weight: 1.5 },
+  { re: /$^/, lazyRe: () => new RegExp(String.raw`\b[A-Z]{4,}(?:${usStateCodes().join('|')})\d{5}\b`), country: 'US', weight: 1.5 },
   { re: /\bSGD\b/i, country: 'SG', weight: 3, currency: 'SGD' },
   // "S$" is a sign, and OCR makes it of Vietnamese "Số" ("S$ cho: 09")
   { re: /\bS\$/, country: 'SG', weight: 3, currency: 'SGD', symbol: true },
