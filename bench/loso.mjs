@@ -310,8 +310,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     for (const field of ['total', 'date', 'tax']) {
       const res = losoChoice(records, field, features, { lambda: Number(opt('choice-lambda', '1')), minRows: Number(opt('choice-min-rows', '20')), ...choiceOptions(argv, field) });
       report.combines[field] = res;
-      console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the rule / a logistic choice fitted without the source`);
-      for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.learned ?? '-'} |`);
+      console.log(`\n== the choice between two readings, ${field}: ${res.decisions} weighings where one reading is right and the other not; right: the recording's choice (the installed fit, in sample) / the more confident value / a logistic choice fitted without the source`);
+      for (const [S, v] of Object.entries(res.perSource)) console.log(`| ${S} | ${v.decisions} | ${v.rule} | ${v.confident} | ${v.learned ?? '-'} |`);
     }
   }
   if (argv.includes('--calibration')) {

@@ -77,8 +77,9 @@ export function fitChoice(rows, { lambda = 1, minRows = 20, features, bias = tru
 export const choiceScore = (m, f) => Object.entries(f).reduce((s, [k, v]) => s + (m.weights[k] ?? 0) * v, 0);
 
 /**
- * Per source: the weighings, how many the rule (what the recording chose) got right, and how many the
- * choice fitted on every other source gets right (null where no other source has such a weighing).
+ * Per source: the weighings, how many the rule (what the recording chose) got right, how many the more
+ * confident value is, and how many the choice fitted on every other source gets right (null where no other
+ * source has such a weighing).
  */
 export function losoChoice(records, field, features, opts = {}) {
   const rows = choiceRows(records, field, features);
@@ -89,6 +90,9 @@ export function losoChoice(records, field, features, opts = {}) {
     perSource[S] = {
       decisions: test.length,
       rule: test.filter((x) => (x.chosen === 'second') === x.second).length,
+      // the choice without a model: the more confident value (what the recording chose is the installed fit's
+      // choice, fitted on every source: not a held-out baseline)
+      confident: test.filter((x) => ((x.f['confidence-difference'] ?? 0) > 0) === x.second).length,
       learned: m ? test.filter((x) => (choiceScore(m, x.f) > 0) === x.second).length : null,
     };
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/read/index.js';
 import { READING_PASSES, runPasses } from '../../src/read/passes.js';
 import { HORIZONTAL, INPUT, RECEIPT, ctx, lineWords, readers, words } from '../helpers/scripted-readers.js';
-import { canStop, checkCascadeModel, stopsAt } from '../../src/read/cascade.js';
+import { canStop, cascadeModel, checkCascadeModel, stopsAt } from '../../src/read/cascade.js';
 import type { FieldResults } from '../../src/fields/types.js';
 // @ts-expect-error a plain .mjs script without types
 import { fitLines, rightness, stopLine, stops } from '../../scripts/fit-cascade.mjs';
@@ -104,5 +104,14 @@ describe('canStop', () => {
     expect(canStop({ total: 0.9, date: 0.9, name: 0.9, currency: 0.5 })).toBe(true);
     expect(canStop({ total: 0.9, date: null, name: 0.9, currency: 0.5 })).toBe(false);
     expect(canStop(undefined)).toBe(false);
+  });
+});
+
+describe('the installed stop lines (models/cascade.json)', () => {
+  it('are a valid model whose second stop can stop the total and the date', () => {
+    const m = cascadeModel();
+    expect(m?.version).toBe(1);
+    expect(m?.stages.both?.total).toBeGreaterThan(0.5);
+    expect(m?.stages.both?.date).toBeGreaterThan(0.5);
   });
 });
