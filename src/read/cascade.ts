@@ -9,8 +9,7 @@
  *   nor a sure date (its second look); with both sure, no alternate readings either. The re-readings are of
  *   the total and the date, so the name and the currency do not decide this stop.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { installedModel } from '../resolve/installed.js';
 import type { FieldResults } from '../fields/types.js';
 
 /** The fields whose confidence decides a stop, as FieldResults names them. */
@@ -54,17 +53,5 @@ export function checkCascadeModel(m: unknown): CascadeModel {
   return o;
 }
 
-let cached: CascadeModel | null | undefined;
-
 /** The installed stop lines (models/cascade.json, read once), or undefined when there are none. */
-export function cascadeModel(): CascadeModel | undefined {
-  if (cached === undefined) {
-    try {
-      cached = checkCascadeModel(JSON.parse(readFileSync(fileURLToPath(new URL('../../models/cascade.json', import.meta.url)), 'utf8')));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      cached = null;
-    }
-  }
-  return cached ?? undefined;
-}
+export const cascadeModel: () => CascadeModel | undefined = installedModel('cascade.json', checkCascadeModel);

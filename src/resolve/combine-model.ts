@@ -7,8 +7,7 @@
  * models/combine.json; bench/loso.mjs --combines scores the same fit held out per source.
  * Without the file the more confident answer stands (the rule the model replaced).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { installedModel } from './installed.js';
 import { modelScore } from './field-model.js';
 import type { RankModel } from './field-model.js';
 
@@ -81,17 +80,9 @@ export function checkChoiceModels(m: unknown): ChoiceModels {
   return o;
 }
 
-let cached: ChoiceModels | null | undefined;
+const installedChoices = installedModel('combine.json', (m) => checkChoiceModels(m));
 
 /** The installed choice for a field (models/combine.json, read once), or undefined when there is none. */
 export function choiceModel(field: string): RankModel | undefined {
-  if (cached === undefined) {
-    try {
-      cached = checkChoiceModels(JSON.parse(readFileSync(fileURLToPath(new URL('../../models/combine.json', import.meta.url)), 'utf8')));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      cached = null;
-    }
-  }
-  return cached?.fields[field];
+  return installedChoices()?.fields[field];
 }

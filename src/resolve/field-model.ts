@@ -13,8 +13,7 @@
  * weight; docs/decisions/2026-11-28-fitted-ranking-*.md). The terms'
  * log-odds give the confidence either way (resolve/money/total.ts chooseTotal, resolve/name.ts).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { installedModel } from './installed.js';
 
 /**
  * A node of a fitted tree (scripts/fit-boost.mjs): `[feature, threshold, left, right]` (a candidate whose
@@ -88,18 +87,9 @@ export function checkFieldModels(m: unknown): FieldModels {
   return o;
 }
 
-let cached: FieldModels | null | undefined;
+const installedFields = installedModel('fields.json', (m) => checkFieldModels(m));
 
 /** The installed model of a field (models/fields.json, read once), or undefined when there is none. */
 export function fieldModel(field: RankedField): RankModel | undefined {
-  if (cached === undefined) {
-    try {
-      const file = fileURLToPath(new URL('../../models/fields.json', import.meta.url));
-      cached = checkFieldModels(JSON.parse(readFileSync(file, 'utf8')));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      cached = null;
-    }
-  }
-  return cached?.fields[field];
+  return installedFields()?.fields[field];
 }
