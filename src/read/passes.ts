@@ -323,9 +323,9 @@ export interface ReadingPass {
   run: (t: Thorough) => Promise<void> | void;
 }
 
-/** The two readings weighed as the reading would end with nothing read again (not told to the combine taps). */
-function weighed(t: Thorough): FieldResults {
-  return t.second ? combineReadings(t.document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: t.ctx.fields, taxAt: t.taxAt, readings: t.readings, tap: false }) : t.fields;
+/** The second reading weighed against the fields so far (`tap` false: a provisional weighing, not told to the combine taps). */
+function weighSecond(t: Thorough, tap = true): FieldResults {
+  return t.second ? combineReadings(t.document, t.fields, t.second.doc, t.second.fields, 'second-reader', { hints: t.ctx.fields, taxAt: t.taxAt, readings: t.readings, ...(tap ? {} : { tap: false }) }) : t.fields;
 }
 
 /**
@@ -336,7 +336,7 @@ function weighed(t: Thorough): FieldResults {
  */
 function decideStop(t: Thorough): void {
   let provisional: FieldResults | undefined;
-  const both = (): FieldResults => (provisional ??= weighed(t));
+  const both = (): FieldResults => (provisional ??= weighSecond(t, false));
   tapReading('both', both);
   const sure = (k: 'totalAmount' | 'date') => !!t.cascade && !!t.second && sureOf(both(), k, t.cascade.stages.both);
   t.sureTotal = sure('totalAmount');
@@ -381,7 +381,7 @@ export const READING_PASSES: readonly ReadingPass[] = [
   { name: 'second-look:items', when: (t) => !!t.ctx.fields.extractLineItems, run: async (t) => { t.fields = await secondLookItems(t.document, t.fields, t.ctx.fields, lineReader(t)); } },
   { name: 'confirming-passes', when: (t) => !t.settled && !t.sureTotal && !!t.image, run: (t) => confirmingPasses(t, t.image!) },
   // the second reading weighed against the first (and what the re-readings above made of it)
-  { name: 'weigh-second', when: (t) => !!t.second, run: (t) => { t.fields = combineReadings(t.document, t.fields, t.second!.doc, t.second!.fields, 'second-reader', { hints: t.ctx.fields, taxAt: t.taxAt, readings: t.readings }); } },
+  { name: 'weigh-second', when: (t) => !!t.second, run: (t) => { t.fields = weighSecond(t); } },
   // a total the second looks or passes replaced, with no second reading to weigh it: the tax found at it
   { name: 'tax-again', when: () => true, run: (t) => { t.fields = capUnsettledOrder(taxWeighedAgain(t.document, t.fields, t.fields.totalAmount?.value, t.taxAt)); } },
 ];
