@@ -1,6 +1,6 @@
 /**
  * What bench/reports keeps (issue 52): latest.json, every report the docs, the bench's notes or the models
- * cite by name, and the newest report of each kind (a kind is the file name with its date, time and commit
+ * cite by name (with or without its extension), and the newest report of each kind (a kind is the file name with its date, time and commit
  * taken out: `queue-kill-<date>.json`). An older report nobody cites goes; its numbers live in the commit
  * that made it.
  */
@@ -18,7 +18,8 @@ export const kindOf = (name: string) => name.replace(/\d{4}-\d{2}-\d{2}(T[0-9-]+
 export function unneeded(names: readonly string[], cites: string): string[] {
   const newest = new Map<string, string>();
   for (const n of [...names].sort()) newest.set(kindOf(n), n);
-  return names.filter((n) => n !== 'latest.json' && !cites.includes(n) && newest.get(kindOf(n)) !== n);
+  // (a report is cited by its name, or by its name without the extension: "against report 2026-11-22T03-46-29Z")
+  return names.filter((n) => n !== 'latest.json' && !cites.includes(n.replace(/\.[a-z]+$/, '')) && newest.get(kindOf(n)) !== n);
 }
 
 /** The text of every file under `dir` whose name ends in one of `exts`. */
@@ -42,5 +43,6 @@ describe('bench/reports', () => {
     const names = ['latest.json', 'queue-2026-11-26T03-17-12Z.json', 'queue-2026-11-26T03-19-50Z.json', 'loso-2026-12-01-9ae9820.json', 'loso-2026-12-02-c321b77.json'];
     expect(kindOf('loso-2026-12-01-9ae9820.json')).toBe('loso-{date}.json');
     expect(unneeded(names, 'see loso-2026-12-01-9ae9820.json')).toEqual(['queue-2026-11-26T03-17-12Z.json']);
+    expect(unneeded(names, 'against report queue-2026-11-26T03-17-12Z, and loso-2026-12-01-9ae9820')).toEqual([]);
   });
 });
