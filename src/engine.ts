@@ -19,7 +19,6 @@ import { PaddleReader } from './ocr/paddle.js';
 import { readDocument } from './read/index.js';
 import type { DocumentReading } from './read/index.js';
 import { scriptWarning } from './read/script.js';
-import { cascadeModel } from './read/cascade.js';
 import type { Readers } from './read/readers.js';
 import { StageClock } from './read/clock.js';
 import { buildSimple, buildVerbose } from './response/build.js';
@@ -261,7 +260,7 @@ class ReceiptEngine implements Engine {
     // the language is shown in verbose results and decides a second reading; its n-grams load while the page is read
     const wantLanguage = !!opts.verbose || !!this.options.languageReread;
     const detector = wantLanguage ? loadLanguageDetector() : undefined;
-    const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, ...(this.options.reading === 'cascade' ? { cascade: cascadeModel() } : {}), confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
+    const readWith = (languages: string[]) => readDocument(input, this.readers(), { fields: fieldContext, languages, langPath: this.options.langPath, reading: this.options.reading, confirmPasses: this.options.confirmPasses, pageBudgetMs: this.options.pageBudgetMs, rereadBudget: this.options.rereadBudget, signal, clock });
     let read = await readWith(langs.codes);
     const inScript = await this.readInScript(read, opts, langs.codes, readWith, signal);
     read = inScript.read;

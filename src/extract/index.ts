@@ -30,7 +30,7 @@ import { currencyCandidates, currencyContested } from '../resolve/currency.js';
 import { tapCandidates } from '../resolve/model.js';
 import { rankingModel } from '../resolve/field-model.js';
 import type { ChosenDate } from '../resolve/dates.js';
-import type { FieldContext, FieldResults, Located } from '../fields/types.js';
+import type { FieldContext, FieldResults, Located, LocatedDate } from '../fields/types.js';
 
 export type { FieldContext, FieldResults, Located, FoundNumber } from '../fields/types.js';
 
@@ -62,12 +62,13 @@ function moneyField(doc: Document, c: ChosenAmount | undefined, currency: { main
   };
 }
 
-function dateField(c: ChosenDate | undefined, withTime: boolean): Located<string> | undefined {
+function dateField(c: ChosenDate | undefined, withTime: boolean): LocatedDate | undefined {
   if (!c) return undefined;
   const d = c.candidate;
   return {
     value: isoDate(d.date, withTime ? d.time : undefined), confidence: c.confidence, text: d.line.text, lineIndex: d.line.index,
     keyword: d.keyword || '-', boxes: boxesForSpan(d.line, d.date.start, d.date.end), page: d.line.page,
+    ...(c.marks && Object.keys(c.marks).length ? { marks: c.marks } : {}),
   };
 }
 

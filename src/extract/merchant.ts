@@ -30,6 +30,9 @@ export function findMerchant(doc: Document, locale: Locale, opts: { ignoreMercha
   Object.assign(out, findAddress(doc, locale, { nameLine, nameBox: nameLine ? chosen?.best.seg.box : undefined, customer: ctx.customer, gap: ctx.gap }));
   Object.assign(out, contactFields(doc));
   const types = merchantTypes(doc.text);
-  if (types.length && out.merchantName) out.merchantTypes = { ...out.merchantName, value: types, confidence: 0.5, keyword: '-' };
+  if (types.length && out.merchantName) {
+    const { companyForm: _form, ...at } = out.merchantName;
+    out.merchantTypes = { ...at, value: types, confidence: 0.5, keyword: '-' };
+  }
   return out;
 }

@@ -19,6 +19,25 @@ export interface Located<T> {
   currencyCode?: string;
 }
 
+/**
+ * What the date's resolver knew of the chosen value that later stages decide by (resolve/dates.ts
+ * chooseDate), carried on the value so that no stage reads it back from the evidence strings.
+ */
+export interface DateMarks {
+  /** A numeric date that both day/month orders allow (settled by the locale or guessed): another reading's date may be it swapped. */
+  orderOpen?: true;
+  /** Its day/month order was guessed and no printing settles it: it stays at or below AMBIGUOUS_ORDER_MAX_CONFIDENCE. */
+  orderUnsettled?: true;
+  /** Every printing of it needed a misread digit undone (a digit guess). */
+  digitGuess?: true;
+}
+
+/** The transaction date, with what later stages decide by. */
+export interface LocatedDate extends Located<string> { marks?: DateMarks }
+
+/** The merchant name; `companyForm`: the chosen line reads a company form ("SDN BHD", "GmbH"). */
+export interface LocatedName extends Located<string> { companyForm?: true }
+
 /** One entry of the verbose helper arrays `amounts`, `lineAmounts`, `numbers`. */
 export interface FoundNumber {
   value: number;
@@ -97,9 +116,9 @@ export interface FieldResults {
   tipAmount?: Located<number>;
   roundingAmount?: Located<number>;
   /** ISO 8601, `YYYY-MM-DDT12:00:00.000Z` unless a time was printed and `extractTime`. */
-  date?: Located<string>;
+  date?: LocatedDate;
   dueDate?: Located<string>;
-  merchantName?: Located<string>;
+  merchantName?: LocatedName;
   merchantAddress?: Located<string>;
   merchantCity?: Located<string>;
   merchantState?: Located<string>;

@@ -25,7 +25,7 @@ import type { Document } from '../document/types.js';
 import type { FieldResults, ItemPart, ItemsCheck, LineItem, Located } from '../fields/types.js';
 import { closestLine } from './second-look.js';
 import { roundConfidence } from '../fields/confidence.js';
-import { AMBIGUOUS_ORDER_MAX_CONFIDENCE, ORDER_UNSETTLED } from '../resolve/dates.js';
+import { AMBIGUOUS_ORDER_MAX_CONFIDENCE } from '../resolve/dates.js';
 import { same } from '../resolve/arithmetic.js';
 import { editDistance } from '../locale/keywords.js';
 import { fold } from '../fields/text.js';
@@ -134,8 +134,8 @@ export function combineReadings(doc: Document, fields: FieldResults, secondDoc: 
   return out;
 }
 
-/** The date's evidence shows a numeric date that both day/month orders allow (resolve/dates.ts orderTerms). */
-const orderOpen = (f: FieldResults): boolean => !!f.evidence?.date?.some((t) => t.startsWith('order-guessed') || t.startsWith('order-by-locale'));
+/** The date is a numeric date that both day/month orders allow (resolve/dates.ts orderTerms). */
+const orderOpen = (f: FieldResults): boolean => !!f.date?.marks?.orderOpen;
 
 /** An ISO date with its day and month swapped ("2017-12-05..." -> "2017-05-12..."), when that is a date. */
 function swapDayMonth(iso: string): string | undefined {
@@ -248,7 +248,7 @@ function combineNames(doc: Document, fields: FieldResults, secondDoc: Document, 
   if (!b) return fields;
   const note = (terms: string[]) => ({ ...fields.evidence, merchantName: terms });
   // a company's legal name ("TRI SHAAS SDN BHD") is not given up for a bare brand the page also shows (the mall's "MYDIN")
-  const legal = (r: FieldResults) => (r.evidence?.merchantName ?? []).some((t) => t.startsWith('company-suffix'));
+  const legal = (r: FieldResults) => !!r.merchantName?.companyForm;
   if (a && sameName(a.value, b.value)) {
     // one name, spelt better by the second reading where only it reads the company form ("GARDENIA BAK FRI ks 1KL) SON BUD")
     const lineIndex = legal(second) && !legal(fields) ? mapLine(doc, secondDoc, b.lineIndex) : -1;
@@ -334,6 +334,6 @@ function mapItem(doc: Document, secondDoc: Document, it: LineItem): LineItem {
  */
 export function capUnsettledOrder(fields: FieldResults): FieldResults {
   const d = fields.date;
-  if (!d || d.confidence <= AMBIGUOUS_ORDER_MAX_CONFIDENCE || !fields.evidence?.date?.includes(ORDER_UNSETTLED)) return fields;
+  if (!d || d.confidence <= AMBIGUOUS_ORDER_MAX_CONFIDENCE || !d.marks?.orderUnsettled) return fields;
   return { ...fields, date: { ...d, confidence: AMBIGUOUS_ORDER_MAX_CONFIDENCE } };
 }

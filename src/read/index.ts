@@ -24,7 +24,7 @@ import { StageClock } from './clock.js';
 import { PageBudget } from './budget.js';
 import type { Readers } from './readers.js';
 import { tapReading } from '../resolve/model.js';
-import { canStop, stopsAt } from './cascade.js';
+import { canStop, cascadeModel, stopsAt } from './cascade.js';
 import type { ReadContext, DocumentReading } from './types.js';
 import { inPaperFrame, readSecond, runPasses } from './passes.js';
 import type { SecondPage, Thorough } from './passes.js';
@@ -135,7 +135,7 @@ export async function readDocument(input: LoadedInput, readers: Readers, ctx: Re
   const axis = one && readers.paddle && !signal.aborted ? await clock.time('orientation', () => detectorAxis(readers, one, signal)) : undefined;
   // the cascade (read/cascade.ts) reads with the second reader only where the first reading is not sure
   // (then not ahead: the first reading decides whether it reads at all), when its first stop can stop at all
-  const cascade = ctx.reading === 'cascade' ? ctx.cascade : undefined;
+  const cascade = ctx.reading === 'cascade' ? ctx.cascade ?? cascadeModel() : undefined;
   let ahead: Promise<SecondPage> | undefined;
   if (!canStop(cascade?.stages.tesseract) && one && readers.paddle && !signal.aborted && !(axis && textIsVertical({ vertical: false }, axis))) {
     ahead = clock.time('read:paddleocr', () => readSecond(readers, one, 0, signal));

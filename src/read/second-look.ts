@@ -77,7 +77,7 @@ export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Doc
     const a = alt[k];
     const f = fields[k];
     // the same date from both images, neither a digit guess: two readings of different pixels agree
-    if (k === 'date' && confirmsDate && d && alt.date?.value === d.value && d.confidence < SECOND_LOOK_BELOW && !isGuess(fields.evidence?.date) && !isGuess(alt.evidence?.date)) {
+    if (k === 'date' && confirmsDate && d && alt.date?.value === d.value && d.confidence < SECOND_LOOK_BELOW && !d.marks?.digitGuess && !alt.date.marks?.digitGuess) {
       out = { ...out, date: { ...d, confidence: roundConfidence(SECOND_LOOK_BELOW) }, evidence: { ...out.evidence, date: [...(out.evidence?.date ?? []), `${tag}-agrees`] } };
       continue;
     }
@@ -90,7 +90,6 @@ export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Doc
   return out;
 }
 
-const isGuess = (ev: string[] | undefined) => !!ev?.some((e) => e.startsWith('digit-guess'));
 
 /** Index of the line of `doc` on the same page overlapping `line` most (by area), else nearest by centre; -1 when the page has none. */
 export function closestLine(doc: Document, line: Line): number {
@@ -140,7 +139,7 @@ async function findMissingDate(doc: Document, fields: FieldResults, ctx: FieldCo
   const reads = await read(looks.map((l) => l.line));
   for (const [j, { at }] of looks.entries()) {
     const results = (reads[j] ?? []).filter((ws) => ws.length > 0).map((ws) => extractFields(withLine(doc, at, ws), { ...ctx, extractLineItems: false }));
-    const values = results.map((r) => (r.date && r.date.lineIndex === at && !isGuess(r.evidence?.date) ? r.date.value : undefined));
+    const values = results.map((r) => (r.date && r.date.lineIndex === at && !r.date.marks?.digitGuess ? r.date.value : undefined));
     for (const [k, v] of values.entries()) {
       if (v === undefined || values.filter((x) => x === v).length < 2) continue;
       const found = results[k]!.date!;
@@ -168,7 +167,7 @@ export async function secondLookDate(doc: Document, fields: FieldResults, ctx: F
   const again = results.map((r) => r.date);
   const values = again.map((d) => d?.value);
   // a date guessed from a misread digit is confirmed only by readings that print it, not by the same guess again
-  if (results.some((r) => isGuess(r.evidence?.date))) return fields;
+  if (results.some((r) => r.date?.marks?.digitGuess)) return fields;
   if (values.every((v) => v === date.value)) {
     return { ...fields, date: { ...date, confidence: roundConfidence(Math.max(date.confidence, SECOND_LOOK_BELOW)) }, evidence: { ...fields.evidence, date: [...(fields.evidence?.date ?? []), 'reread-agrees'] } };
   }

@@ -11,7 +11,7 @@ export interface ReadContext {
   languages: string[];
   langPath?: string | undefined;
   reading?: 'fast' | 'thorough' | 'cascade' | undefined;
-  /** With `reading: 'cascade'`: where the reading stops (read/cascade.ts); without it the thorough way. */
+  /** With `reading: 'cascade'`: where the reading stops (read/cascade.ts); absent: the installed lines (models/cascade.json). */
   cascade?: CascadeModel | undefined;
   confirmPasses?: number | undefined;
   /** Wall-clock budget of a page's reading in ms (read/budget.ts; 0 = none). */

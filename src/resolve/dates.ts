@@ -18,6 +18,7 @@
  * positive (the value won on its score alone).
  */
 import type { DateCandidate } from '../fields/dates.js';
+import type { DateMarks } from '../fields/types.js';
 import type { Locale } from '../locale/index.js';
 import { plausibleWindow } from '../locale/dates.js';
 import type { DateWindow } from '../locale/dates.js';
@@ -31,6 +32,8 @@ export interface ChosenDate {
   candidate: DateCandidate;
   confidence: number;
   evidence: string[];
+  /** What later stages decide by (the transaction date only). */
+  marks?: DateMarks;
 }
 
 /** Highest confidence of a date read in an order (day/month or month/day) that the evidence did not settle. */
@@ -261,7 +264,7 @@ export interface DateCapContext extends DateEvidenceContext { terms: readonly Ev
 
 /** A day/month order nothing settles (no country, no unambiguous printing, no month name) is never a 0.9. */
 function unsettledOrderCap({ same, terms }: DateCapContext): DateCap | undefined {
-  // ORDER_UNSETTLED marks the value for the readings combined later (read/combine.ts keeps the cap)
+  // ORDER_UNSETTLED marks the evidence; the chosen date's marks carry it (orderUnsettled) to the readings combined later (read/combine.ts capUnsettledOrder)
   return terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous) ? { max: AMBIGUOUS_ORDER_MAX_CONFIDENCE, marker: ORDER_UNSETTLED } : undefined;
 }
 
@@ -369,7 +372,17 @@ function chooseDate(ctx: DateEvidenceContext): ChosenDate {
     confidence = Math.min(confidence, cap.max);
     markers.push(cap.marker);
   }
-  return { candidate: ctx.c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...markers, `${RULE_PREFIX}${decidingRule(ruled)}`] };
+  return { candidate: ctx.c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...markers, `${RULE_PREFIX}${decidingRule(ruled)}`], marks: dateMarks(terms, markers) };
+}
+
+/** The chosen date's marks from its terms and cap markers (orderTerms, guessTerms, unsettledOrderCap). */
+function dateMarks(terms: readonly EvidenceTerm[], markers: readonly string[]): DateMarks {
+  const named = (n: string) => terms.some((t) => t.name === n);
+  return {
+    ...(named('order-guessed') || named('order-by-locale') ? { orderOpen: true as const } : {}),
+    ...(markers.includes(ORDER_UNSETTLED) ? { orderUnsettled: true as const } : {}),
+    ...(terms.some((t) => t.name.startsWith('digit-guess')) ? { digitGuess: true as const } : {}),
+  };
 }
 
 /** The chosen due date: the best-scored due candidate with its terms. */

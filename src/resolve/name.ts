@@ -8,14 +8,14 @@ import type { Box } from '../document/types.js';
 import { confidenceFrom } from '../fields/confidence.js';
 import type { EvidenceTerm } from '../fields/confidence.js';
 import { fold } from '../fields/text.js';
-import type { Located } from '../fields/types.js';
+import type { Located, LocatedName } from '../fields/types.js';
 import type { MerchantContext } from '../fields/merchant/context.js';
 import { ADDRESS_HINT, DOMAIN_DIFFERS_MAX_CONFIDENCE, NOT_NAME, PICTURE_NAME_MAX_CONFIDENCE, cleanName, hasSuffix, letters, loc, squash } from '../fields/merchant/patterns.js';
 import type { NameCandidate } from '../fields/merchant/types.js';
 import { modelScore } from './field-model.js';
 import type { RankModel } from './field-model.js';
 
-export interface ChosenName { best: NameCandidate; name: Located<string>; evidence: string[] }
+export interface ChosenName { best: NameCandidate; name: LocatedName; evidence: string[] }
 
 /**
  * The best candidate as the merchant's name, or undefined when none scores above -3 (sorts the candidates).
@@ -39,7 +39,7 @@ export function chooseName(ctx: MerchantContext, cands: NameCandidate[], model?:
     // a name only a picture holds is the last resort above: never one to trust without a look
     terms.some((t) => t.name === 'picture-text') ? PICTURE_NAME_MAX_CONFIDENCE : 1,
     otherDomain ? DOMAIN_DIFFERS_MAX_CONFIDENCE : 1);
-  const name = { ...loc(best.seg.line, value, conf), boxes };
+  const name: LocatedName = { ...loc(best.seg.line, value, conf), boxes, ...(best.terms.some((t) => t.name === 'company-suffix') ? { companyForm: true as const } : {}) };
   const fitted = model ? [`model=${rank.get(best)!.toFixed(2)}`] : [];
   const evidence = [...terms.map((t) => `${t.name}(${t.weight})`), `score=${best.score.toFixed(2)}`, ...fitted, ...cands.slice(1, 3).map((c) => `alt=${c.value}@${rank.get(c)!.toFixed(2)}`), `rule:${best.rule}`];
   return { best, name, evidence };

@@ -52,6 +52,7 @@ describe('the merchant\'s name weighed between two readings', () => {
     const b = read(['GARDENIA BAKERIES(KL)SDN BHD', ...BODY]);
     expect(sameName(a.fields.merchantName!.value, b.fields.merchantName!.value)).toBe(true);
     expect(a.fields.evidence?.merchantName?.some((t) => t.startsWith('company-suffix'))).toBe(false);
+    expect(a.fields.merchantName?.companyForm).toBeUndefined();
     const out = combineReadings(a.doc, a.fields, b.doc, b.fields);
     expect(out.merchantName?.value).toBe('GARDENIA BAKERIES(KL)SDN BHD');
     expect(out.merchantName!.confidence).toBe(a.fields.merchantName!.confidence);
@@ -77,8 +78,10 @@ describe('the merchant\'s name weighed between two readings', () => {
   it('a company\'s legal name is not given up for a bare brand the second reader is sure of', () => {
     const a = read(['TRI SHAAS SDN BHD', ...BODY], 0.9);
     const b = read(['TRI SHAAS SDN BHD', ...BODY]);
-    const sure = { ...b.fields, merchantName: { ...b.fields.merchantName!, value: 'MYDIN', confidence: 0.97 }, evidence: { ...b.fields.evidence, merchantName: ['brand-line(0.6)'] } };
+    const { companyForm: _form, ...brand } = b.fields.merchantName!;
+    const sure = { ...b.fields, merchantName: { ...brand, value: 'MYDIN', confidence: 0.97 }, evidence: { ...b.fields.evidence, merchantName: ['brand-line(0.6)'] } };
     expect(a.fields.evidence?.merchantName?.some((t) => t.startsWith('company-suffix'))).toBe(true);
+    expect(a.fields.merchantName?.companyForm).toBe(true);
     expect(combineReadings(a.doc, a.fields, b.doc, sure).merchantName?.value).toBe('TRI SHAAS SDN BHD');
     // a first name without a company form gives way to a name the second reader is that sure of
     const plain = read(['DRESS FOR LESS', ...BODY], 0.9);

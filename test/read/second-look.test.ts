@@ -42,6 +42,7 @@ describe('second look at the date', () => {
     const f = extractFields(misread, ctx);
     expect(f.date!.value.slice(0, 10)).toBe('2020-01-26');
     expect(f.evidence!.date!.some((e) => e.startsWith('digit-guess'))).toBe(true);
+    expect(f.date!.marks?.digitGuess).toBe(true);
     const same = await secondLookDate(misread, f, ctx, reader(['76.01.20-21:13/2.2.17', '76.01.20-21:13/2.2.17', '76.01.20-21:13/2.2.17']));
     expect(same.date!.confidence).toBe(f.date!.confidence);
     // readings that print the digits confirm it
@@ -182,7 +183,8 @@ describe('the plain reading of a photographed page', () => {
     const agreed = preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, withConf(alt, 0.95, 0.5));
     expect(agreed.date!.confidence).toBe(0.9);
     expect(agreed.evidence?.date).toContain('plain-reading-agrees');
-    const guessed = { ...withConf(alt, 0.95, 0.5), evidence: { date: ['digit-guess:1(-1.2)'] } };
+    const guessedAlt = withConf(alt, 0.95, 0.5);
+    const guessed = { ...guessedAlt, date: { ...guessedAlt.date!, marks: { digitGuess: true as const } } };
     expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, guessed).date!.confidence).toBe(0.6);
     expect(preferAlternate(doc, withConf(first, 0.95, 0.6), altDoc, withConf(alt, 0.95, 0.5), ['date'], 'pass', false).date!.confidence).toBe(0.6);
     // the merchant's name too, by the same rule

@@ -286,13 +286,24 @@ describe('cap rules of the date', () => {
     expect(r.evidence).toContain('order-guessed(-1)');
     expect(r.evidence).not.toContain(ORDER_UNSETTLED);
     expect(r.confidence).toBeGreaterThan(AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    expect(r.marks).toEqual({ orderOpen: true });
   });
 
   it('the marker still reaches read/combine through extractFields', () => {
     const fields = extractFields(documentFromText('CORNER SHOP\nDATE 12/03/2024 10:00\nTOTAL 5.00'), { extractTime: false, now: NOW });
     expect(fields.evidence?.date).toContain(ORDER_UNSETTLED);
     expect(fields.evidence?.date?.at(-1)).toMatch(/^rule:/);
+    expect(fields.date?.marks).toEqual({ orderOpen: true, orderUnsettled: true });
     expect(capUnsettledOrder({ ...fields, date: { ...fields.date!, confidence: 0.95 } }).date?.confidence).toBe(AMBIGUOUS_ORDER_MAX_CONFIDENCE);
+    // the cap follows the value's marks, not the evidence strings: a date without them keeps its confidence
+    const { marks: _m, ...bare } = fields.date!;
+    expect(capUnsettledOrder({ ...fields, date: { ...bare, confidence: 0.95 } }).date?.confidence).toBe(0.95);
+  });
+
+  it('a settled or unambiguous date carries no order marks', () => {
+    const fields = extractFields(documentFromText('CORNER SHOP\nDATE 2024-03-12 10:00\nTOTAL 5.00'), { extractTime: false, now: NOW });
+    expect(fields.date?.value.slice(0, 10)).toBe('2024-03-12');
+    expect(fields.date?.marks).toBeUndefined();
   });
 });
 

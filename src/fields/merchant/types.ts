@@ -7,13 +7,13 @@ import type { EvidenceTerm } from '../confidence.js';
 import type { Brand } from '../brands.js';
 import type { AddressFields } from '../address.js';
 import type { Segment } from '../text.js';
-import type { Located } from '../types.js';
+import type { Located, LocatedName } from '../types.js';
 import type { MerchantContext } from './context.js';
 
 export interface MerchantFields extends AddressFields {
   /** Evidence of the name and address choices (for debugging and the bench). */
   evidence?: Record<string, string[]>;
-  merchantName?: Located<string>;
+  merchantName?: LocatedName;
   merchantPhoneNumber?: Located<string>;
   merchantTaxId?: Located<string>;
   merchantWebsite?: Located<string>;
