@@ -244,7 +244,7 @@ async function engineLoso(records) {
     const lines = (f) => `${records.filter(f).map((r) => JSON.stringify(r)).join('\n')}\n`;
     fs.writeFileSync(path.join(b, 'train.jsonl'), lines((r) => r.ds !== S));
     fs.writeFileSync(path.join(b, 'files.jsonl'), lines((r) => r.ds === S));
-    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), '--out', path.join(b, 'models', 'fields.json')]);
+    await run(['scripts/fit-fields.mjs', '--data', path.join(b, 'train.jsonl'), '--train', 'all', '--fields', opt('fit-fields', 'total,name,date,tax'), '--prior', 'hand-set', '--lambda', opt('lambda', '1'), '--model', opt('model', 'linear'), '--rounds', String(BOOST.rounds), '--depth', String(BOOST.depth), '--eta', String(BOOST.eta), '--min-files', String(BOOST.minFiles), ...(opt('confidence') ? ['--confidence', opt('confidence')] : []), ...(opt('folds') ? ['--folds', opt('folds')] : []), '--out', path.join(b, 'models', 'fields.json')]);
     // the choice between readings fitted without the source too (scripts/fit-combine.mjs, the build's features)
     await run(['scripts/fit-combine.mjs', '--data', path.join(b, 'train.jsonl'), '--fields', opt('choice-fields', 'date,total'), ...choiceArgs(argv), '--out', path.join(b, 'models', 'combine.json')], { RK_DIST: path.join(b, 'dist', 'index.js') });
     const outs = Array.from({ length: shards }, (_, k) => path.join(b, `held-${k}.jsonl`));

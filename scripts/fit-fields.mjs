@@ -29,6 +29,10 @@
  *   hand-set numbers (recovered from the tapped scores by least squares; the fit prints how exactly).
  * - Sign constraints where a term's direction is known: a weight fitted with the wrong sign is held at 0
  *   and the rest refitted.
+ * --folds source: the cross-validation's folds are the sources (the dataset folders), so that the out-of-fold
+ * tops of each source come from a model fitted without it; --confidence model: the total's model carries the
+ * Platt scaling of those tops (`confidence`), by which the library gives its top candidate a confidence
+ * (src/resolve/field-model.ts modelConfidence) instead of the terms'.
  * Reported: cross-validated top-1 (model vs the hand-set scores on the same lists), the check halves'
  * top-1 with the weights fitted on the tune halves (reported, never used to choose anything), log-loss,
  * and a Platt scaling of the out-of-fold tops with its reliability table (reported only: the library
@@ -45,7 +49,7 @@ const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf(`--${name}`); return i < 0 ? def : argv[i + 1]; };
 const has = (name) => argv.includes(`--${name}`);
 const LAMBDA_OPT = opt('lambda', 'auto');
-const K = Number(opt('folds', '5'));
+const K = opt('folds', '5') === 'source' ? 5 : Number(opt('folds', '5'));
 const dataFile = path.resolve(opt('data', path.join(repo, '.bench-tmp', 'fields-data.jsonl')));
 const out = path.resolve(opt('out', path.join(repo, 'models', 'fields.json')));
 const corpus = path.resolve(opt('corpus', path.join(repo, '..', 'shared', 'corpus')));
@@ -135,11 +139,15 @@ function fitField(field, records) {
   const names = [...new Set(groups.flatMap((g) => g.cands.flatMap((c) => Object.keys(c.f))))].sort();
   const signs = names.map((n) => signOf(field, n));
   const files = [...perFile.keys()].sort();
-  const foldOf = new Map(files.map((f, i) => [f, i % K]));
+  // --folds source: one fold per source (the out-of-fold tops of a source scored by a model fitted without it), else K folds of files
+  const sources = [...new Set(files.map((f) => f.split('/')[0]))].sort();
+  const bySource = opt('folds', '') === 'source' && sources.length > 1;
+  const foldOf = new Map(files.map((f, i) => [f, bySource ? sources.indexOf(f.split('/')[0]) : i % K]));
+  const FOLDS = bySource ? sources.length : K;
   // the penalty: given, or the grid's value with the best cross-validated top-1 on the tune half (ties: the larger)
   const cvTop1 = (lam) => {
     let right = 0, all = 0;
-    for (let k = 0; k < K; k++) {
+    for (let k = 0; k < FOLDS; k++) {
       const { beta } = fitModel(groups.filter((g) => foldOf.get(g.file) !== k), names, signs, lam);
       for (const g of groups.filter((g) => foldOf.get(g.file) === k)) { all += 1 / g.weightDiv; right += topOf(g, (c) => z(beta, names, c.f)).top.y / g.weightDiv; }
     }
@@ -149,7 +157,7 @@ function fitField(field, records) {
   const lambda = LAMBDA_OPT === 'auto' ? grid.reduce((a, b) => (b[1] >= a[1] - 1e-12 ? b : a))[0] : Number(LAMBDA_OPT);
   // cross-validation: out-of-fold log-odds of every group's top candidate
   const oof = [];
-  for (let k = 0; k < K; k++) {
+  for (let k = 0; k < FOLDS; k++) {
     const train = groups.filter((g) => foldOf.get(g.file) !== k);
     const test = groups.filter((g) => foldOf.get(g.file) === k);
     const { beta } = fitModel(train, names, signs, lambda);
@@ -170,7 +178,7 @@ function fitField(field, records) {
   const wsum = (xs, f) => xs.reduce((s, o) => s + f(o) / o.g.weightDiv, 0);
   const n = wsum(oof, () => 1);
   const cv = {
-    folds: K, files: files.length, groups: groups.length,
+    folds: bySource ? 'source' : K, files: files.length, groups: groups.length,
     top1: +(wsum(oof, (o) => o.y) / n).toFixed(4),
     top1HandSet: oof.some((o) => o.legacyY !== undefined) ? +(wsum(oof.filter((o) => o.legacyY !== undefined), (o) => o.legacyY) / wsum(oof.filter((o) => o.legacyY !== undefined), () => 1)).toFixed(4) : null,
     rightValueAmongCandidates: +(wsum(oof, (o) => (o.reachable ? 1 : 0)) / n).toFixed(4),
@@ -198,9 +206,12 @@ function fitField(field, records) {
   if (grid.length) cv.lambdaGrid = grid.map(([l, t]) => [l, +t.toFixed(4)]);
   cv.check = { files: perCheck.size, top1: +(cm / cw).toFixed(4), top1HandSet: +(ch / cw).toFixed(4) };
   if (note) cv.prior = note;
-  // the Platt scaling is reported, not used: the library keeps the terms' confidence (see resolve/money/total.ts)
+  // the Platt scaling is reported; with --confidence model the total's model carries it and the library gives the
+  // model's top that confidence (src/resolve/field-model.ts modelConfidence) instead of its terms'
   cv.platt = calibration;
-  return { model: { weights, ...(boosted ? { trees: boosted.trees } : {}) }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };
+  const withConfidence = opt('confidence', 'terms') === 'model' && field === 'total' && !boosted;
+  const confidence = withConfidence ? { a: calibration.a, b: calibration.b, c: +(calibration.c + calibration.a * beta[0]).toFixed(4), marginCap: MARGIN_CAP } : undefined;
+  return { model: { weights, ...(boosted ? { trees: boosted.trees } : {}), ...(confidence ? { confidence } : {}) }, cv, held, unused: names.filter((nm) => weights[nm] === 0) };
 }
 
 // ---------------------------------------------------------------- the address's confidence

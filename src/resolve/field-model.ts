@@ -22,7 +22,24 @@ import { installedModel } from './installed.js';
 export type TreeNode = [string, number, number, number] | [number];
 
 /** One field's fitted model: a weight per feature, and optionally boosted trees whose leaves add to the score. */
-export interface RankModel { weights: Record<string, number>; trees?: TreeNode[][] }
+/**
+ * The confidence of the model's top candidate, where the fit gave one (scripts/fit-fields.mjs --confidence
+ * model): a logistic map of its score and its margin over the first rival (capped at `marginCap`; 5 without a
+ * rival), fitted on out-of-fold tops (with --folds source, each source's tops scored by a model fitted without it).
+ */
+export interface ModelConfidence { a: number; b: number; c: number; marginCap: number }
+export interface RankModel { weights: Record<string, number>; trees?: TreeNode[][]; confidence?: ModelConfidence }
+
+/** The margin given a top candidate without a rival (as the fit's out-of-fold tops are). */
+export const NO_RIVAL_MARGIN = 5;
+
+/** The model's confidence in its top candidate, or undefined when the model has no confidence map. */
+export function modelConfidence(m: RankModel, topScore: number, rivalScore: number | undefined): number | undefined {
+  const k = m.confidence;
+  if (!k) return undefined;
+  const margin = Math.min(k.marginCap, rivalScore === undefined ? NO_RIVAL_MARGIN : topScore - rivalScore);
+  return 1 / (1 + Math.exp(-(k.a * topScore + k.b * margin + k.c)));
+}
 
 export interface FieldModels { version: 1; fields: Record<string, RankModel>; fitted?: unknown }
 
@@ -79,6 +96,9 @@ export function checkFieldModels(m: unknown): FieldModels {
   for (const [field, fm] of Object.entries(o.fields)) {
     if (!fm || typeof fm.weights !== 'object') throw new Error(`models/fields.json: ${field} has no weights`);
     for (const [k, w] of Object.entries(fm.weights)) if (typeof w !== 'number' || !Number.isFinite(w)) throw new Error(`models/fields.json: ${field}.${k} is not a number`);
+    if (fm.confidence !== undefined && !(['a', 'b', 'c', 'marginCap'] as const).every((k) => typeof fm.confidence?.[k] === 'number' && Number.isFinite(fm.confidence[k]))) {
+      throw new Error(`models/fields.json: ${field}.confidence is not {a, b, c, marginCap}`);
+    }
     if (fm.trees !== undefined) {
       if (!Array.isArray(fm.trees)) throw new Error(`models/fields.json: ${field}.trees is not a list`);
       for (const t of fm.trees) checkTree(field, t);

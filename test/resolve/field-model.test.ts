@@ -9,7 +9,7 @@ import { documentFromText } from '../../src/document/geometry.js';
 import { extractFields } from '../../src/extract/index.js';
 import { findMoney } from '../../src/fields/amounts.js';
 import { inferLocale } from '../../src/locale/index.js';
-import { FITTED_BY_DEFAULT, checkFieldModels, fieldModel, modelScore, rankingModel } from '../../src/resolve/field-model.js';
+import { FITTED_BY_DEFAULT, NO_RIVAL_MARGIN, checkFieldModels, fieldModel, modelConfidence, modelScore, rankingModel } from '../../src/resolve/field-model.js';
 import type { RankModel } from '../../src/resolve/field-model.js';
 import { moneyContext } from '../../src/resolve/money/candidates.js';
 import { chooseTotal } from '../../src/resolve/money/total.js';
@@ -99,6 +99,22 @@ describe('chooseTotal with a model', () => {
     expect(close.evidence).toContain('close-rival(-1.8)');
     expect(clear.evidence).not.toContain('close-rival(-1.8)');
     expect(close.confidence).toBeLessThan(clear.confidence);
+  });
+  it('with a confidence map, the confidence is the model\'s: the logistic of its score and its capped margin', () => {
+    const weights = { 'label-role:total': 3 };
+    const confidence = { a: 0.5, b: 0.4, c: -1, marginCap: 2 };
+    const t = chooseTotal(ctxOf(SALE), undefined, { weights, confidence })!;
+    expect(t.value).toBe(13.36);
+    // the top scores 3, every rival 0: the margin 3 is capped at 2
+    expect(t.confidence).toBe(Math.round(100 / (1 + Math.exp(-(0.5 * 3 + 0.4 * 2 - 1)))) / 100);
+    expect(modelConfidence({ weights, confidence }, 3, undefined)).toBeCloseTo(1 / (1 + Math.exp(-(1.5 + 0.4 * Math.min(2, NO_RIVAL_MARGIN) - 1))), 12);
+    expect(modelConfidence({ weights }, 3, 0)).toBeUndefined();
+    // a larger margin is more confident while under the cap
+    expect(modelConfidence({ weights, confidence }, 3, 2.5)!).toBeLessThan(modelConfidence({ weights, confidence }, 3, 1.5)!);
+  });
+  it('checkFieldModels refuses a confidence map that is not four numbers', () => {
+    expect(() => checkFieldModels({ version: 1, fields: { total: { weights: {}, confidence: { a: 1, b: 1, c: 'x', marginCap: 6 } } } })).toThrow(/total.confidence/);
+    expect(() => checkFieldModels({ version: 1, fields: { total: { weights: {}, confidence: { a: 1, b: 1, c: 0, marginCap: 6 } } } })).not.toThrow();
   });
 });
 

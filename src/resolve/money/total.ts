@@ -5,8 +5,8 @@
  */
 import type { MoneyCandidate } from '../../fields/amounts.js';
 import type { Derivation } from '../arithmetic.js';
-import { confidenceFrom } from '../../fields/confidence.js';
-import { modelScore } from '../field-model.js';
+import { confidenceFrom, roundConfidence } from '../../fields/confidence.js';
+import { modelConfidence, modelScore } from '../field-model.js';
 import type { RankModel } from '../field-model.js';
 import type { EvidenceTerm } from '../../fields/confidence.js';
 import { tapCandidates } from '../model.js';
@@ -348,7 +348,9 @@ export function chooseTotal(ctx: MoneyContext, terms: readonly TotalTerm[] = TOT
   const margin = rival ? rank.get(top)! - rank.get(rival)! : 5;
   if (margin < 0.6) withRival.push({ name: 'close-rival', weight: -1.8 });
   else if (margin < 1.5) withRival.push({ name: 'rival', weight: -0.8 });
-  let confidence = confidenceFrom(-0.6, withRival);
+  // the model's own confidence where its fit gave one (field-model.ts modelConfidence), else the terms'
+  const fromModel = model ? modelConfidence(model, rank.get(top)!, rival ? rank.get(rival) : undefined) : undefined;
+  let confidence = fromModel === undefined ? confidenceFrom(-0.6, withRival) : roundConfidence(fromModel);
   if (!top.printed.length) confidence = Math.min(confidence, 0.7);
   const fitted = model ? [`model=${rank.get(top)!.toFixed(2)}`] : [];
   const evidence = [...withRival.map((t) => `${t.name}(${t.weight})`), `score=${top.score.toFixed(2)}`, ...fitted, ...ranked.slice(1, 4).map((r) => `alt=${r.value}@${rank.get(r)!.toFixed(2)}`), `rule:${model ? 'fitted-model' : decidingTerm(top)}`];
