@@ -21,13 +21,13 @@ import { installedModel } from './installed.js';
  */
 export type TreeNode = [string, number, number, number] | [number];
 
-/** One field's fitted model: a weight per feature, and optionally boosted trees whose leaves add to the score. */
 /**
  * The confidence of the model's top candidate, where the fit gave one (scripts/fit-fields.mjs --confidence
  * model): a logistic map of its score and its margin over the first rival (capped at `marginCap`; 5 without a
  * rival), fitted on out-of-fold tops (with --folds source, each source's tops scored by a model fitted without it).
  */
 export interface ModelConfidence { a: number; b: number; c: number; marginCap: number }
+/** One field's fitted model: a weight per feature, optionally boosted trees whose leaves add to the score and a confidence map. */
 export interface RankModel { weights: Record<string, number>; trees?: TreeNode[][]; confidence?: ModelConfidence }
 
 /** The margin given a top candidate without a rival (as the fit's out-of-fold tops are). */
