@@ -36,6 +36,10 @@ describe('pool labels', () => {
     expect(decimalAmount('1,234.50')).toBe(1234.5);
     expect(decimalAmount('12,50')).toBe(12.5);
     expect(decimalAmount('$200.00')).toBe(200);
+    // cents printed without a leading zero are cents, not a whole amount
+    expect(decimalAmount('.82')).toBe(0.82);
+    expect(decimalAmount('$.82')).toBe(0.82);
+    expect(decimalAmount('TOTAL .82')).toBe(0.82);
     expect(decimalAmount('12.5.0')).toBeUndefined();
     expect(wholeAmount('212,016')).toBe(212016);
     expect(wholeAmount('880,400.00')).toBe(880400);

@@ -65,7 +65,11 @@ export function oneDate(texts, order) {
  * or undefined when the text is not one amount.
  */
 export function decimalAmount(text) {
-  const s = String(text).replace(/[A-Za-z$€£¥₹:*\s]+/g, '').replace(/^[^\d-]+|[^\d]+$/g, '');
+  const bare = String(text).replace(/[A-Za-z$€£¥₹:*\s]+/g, '');
+  // cents alone, printed without a leading zero (".82" on a US receipt): 0.82, not 82
+  const cents = /^[.,](\d{2})[^\d]*$/.exec(bare);
+  if (cents) return Number(`0.${cents[1]}`);
+  const s = bare.replace(/^[^\d-]+|[^\d]+$/g, '');
   let m = /^(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})$/.exec(s);
   if (m) return Number(`${m[1].replace(/,/g, '')}.${m[2]}`);
   m = /^(\d{1,3}(?:\.\d{3})+|\d+),(\d{2})$/.exec(s);
