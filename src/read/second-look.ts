@@ -90,7 +90,6 @@ export function preferAlternate(doc: Document, fields: FieldResults, altDoc: Doc
   return out;
 }
 
-
 /** Index of the line of `doc` on the same page overlapping `line` most (by area), else nearest by centre; -1 when the page has none. */
 export function closestLine(doc: Document, line: Line): number {
   let best = -1, bestScore = -Infinity;
