@@ -59,6 +59,21 @@ function pixels(img) {
 }
 const pageBytes = (page) => [page.image, { w: page.width, h: page.height, o: page.exifOrientation }];
 
+/**
+ * Lines read at several heights, recorded one height at a time: each line at each height is its own
+ * recognition, so a build that asks for the heights one by one (read/second-look.ts secondLookItems) replays
+ * what a build that asked for all of them recorded. Per line, the heights' readings in order (a height the
+ * pool skips for a line gives nothing, as a call with every height does).
+ */
+async function linesByHeight(img, regions, opts, live) {
+  const perHeight = [];
+  for (const h of opts.heights) {
+    const o = { ...opts, heights: [h] };
+    perHeight.push(await cached(digest(['tess.readRegions:line', ...pixels(img), regions, o]), () => live(o)));
+  }
+  return regions.map((_, j) => perHeight.flatMap((r) => r[j] ?? []));
+}
+
 /** The tesseract pool with its reading calls cached (working images and lifecycle pass through). */
 function wrapPool(pool) {
   return new Proxy(pool, {
@@ -69,7 +84,9 @@ function wrapPool(pool) {
       if (prop === 'recognize') return (page, opts = {}) => cached(digest(['recognize', ...pageBytes(page), opts]), () => orig.call(target, page, opts));
       if (prop === 'rereadLines') return (page, rot, boxes, heights, opts = {}) => cached(digest(['rereadLines', ...pageBytes(page), rot, boxes, heights, opts]), () => orig.call(target, page, rot, boxes, heights, opts));
       if (prop === 'readPage') return (img, opts = {}) => cached(digest(['tess.readPage', ...pixels(img), opts]), () => orig.call(target, img, opts));
-      if (prop === 'readRegions') return (img, regions, opts = {}) => cached(digest(['tess.readRegions', ...pixels(img), regions, opts]), () => orig.call(target, img, regions, opts));
+      if (prop === 'readRegions') return (img, regions, opts = {}) => (opts.mode === 'line' && opts.heights?.length
+        ? linesByHeight(img, regions, opts, (o) => orig.call(target, img, regions, o))
+        : cached(digest(['tess.readRegions', ...pixels(img), regions, opts]), () => orig.call(target, img, regions, opts)));
       return orig.bind(target);
     },
   });

@@ -184,8 +184,8 @@ async function readTail(f: Fast, doc: Document, fields: FieldResults): Promise<F
 /** Second looks: an uncertain date's line, items that do not add up (line reader, at several heights); a failed look leaves the fields. */
 async function secondLooks(f: Fast, doc: Document, fields: FieldResults): Promise<FieldResults> {
   const { signal, languages } = f.ctx;
-  const reread = async (lines: Line[]): Promise<ReadWord[][][]> => {
-    const reads = await f.clock.time(`lines:${f.readers.lines.name}`, () => f.readers.lines.readRegions(f.upright, lines.map((l) => f.toWorking(l.box)), { mode: 'line', heights: REREAD_HEIGHTS, languages, signal }));
+  const reread = async (lines: Line[], heights: readonly number[] = REREAD_HEIGHTS): Promise<ReadWord[][][]> => {
+    const reads = await f.clock.time(`lines:${f.readers.lines.name}`, () => f.readers.lines.readRegions(f.upright, lines.map((l) => f.toWorking(l.box)), { mode: 'line', heights, languages, signal }));
     return reads.map((perHeight) => perHeight.map((ws) => ws.map(f.toOriginal)));
   };
   const guarded = async (look: () => Promise<FieldResults>, fallback: FieldResults): Promise<FieldResults> => {

@@ -21,6 +21,7 @@ import type { RecognizeOptions } from './whole-page.js';
 import { countryLanguage } from '../ocr/languages.js';
 import { textRegion } from './region.js';
 import { CONFIRM_SCALES, REREAD_HEIGHTS, confirmByPasses, needsAlternate, needsConfirmation, preferAlternate, secondLookDate, secondLookItems, secondLookTotal } from './second-look.js';
+import type { LinesReader } from './second-look.js';
 import { capUnsettledOrder, combineReadings, readersAgree, swappedOrder, taxWeighedAgain } from './combine.js';
 import type { TaxAt } from './combine.js';
 import { StageClock } from './clock.js';
@@ -237,18 +238,24 @@ async function readAlternates(t: Thorough, image: RasterPage): Promise<void> {
   });
 }
 
-/** Reads lines again from the image at several heights (the second looks of fields/second-look.ts), within the budget. */
-function lineReader(t: Thorough) {
-  return async (lines: Line[]) => {
+/**
+ * Reads lines again from the image at several heights (the second looks of read/second-look.ts), within the
+ * budget. One reader serves one look: a page's lines are counted against the budget once, on the first call
+ * that reads them, however many heights the look then asks for one at a time.
+ */
+function lineReader(t: Thorough): LinesReader {
+  const admitted = new Map<number, boolean>();
+  return async (lines, heights = REREAD_HEIGHTS) => {
     const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
     for (const pageIndex of new Set(lines.map((l) => l.page))) {
       const page = t.input.pages[pageIndex];
       const docPage = t.document.pages[pageIndex];
       if (!page || page.kind !== 'raster' || !docPage || t.signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
-      if (!t.budget.allows('lines', 'lines')) break; // unread lines leave the first reading
+      if (!admitted.has(pageIndex)) admitted.set(pageIndex, !admitted.size || [...admitted.values()].every(Boolean) ? t.budget.allows('lines', 'lines') : false);
+      if (!admitted.get(pageIndex)) break; // unread lines leave the first reading
       try {
-        const reads = await t.clock.time('lines:tesseract', () => rereadLines(t.readers.tesseract, page, docPage.rotation, mine.map(([l]) => l.box), REREAD_HEIGHTS, { languages: t.ctx.languages, signal: t.signal }));
+        const reads = await t.clock.time('lines:tesseract', () => rereadLines(t.readers.tesseract, page, docPage.rotation, mine.map(([l]) => l.box), heights, { languages: t.ctx.languages, signal: t.signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
       } catch (e) {
         if (t.signal.aborted) throw e; // a failed second look leaves the first reading

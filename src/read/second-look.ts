@@ -40,8 +40,11 @@ export const REREAD_HEIGHTS: readonly number[] = [36, 48, 64];
 export const SECOND_LOOK_BELOW = 0.9;
 
 type ReadWord = Pick<Word, 'text' | 'confidence' | 'box'>;
-/** Reads lines again: per line, one word list per text height (empty when a line cannot be read). */
-export type LinesReader = (lines: Line[]) => Promise<ReadWord[][][]>;
+/**
+ * Reads lines again: per line, one word list per text height (empty when a line cannot be read), at
+ * `heights` (REREAD_HEIGHTS unless given). One reader serves one look: the budget is asked on its first call.
+ */
+export type LinesReader = (lines: Line[], heights?: readonly number[]) => Promise<ReadWord[][][]>;
 /** At most this many item lines are read again. */
 export const MAX_ITEM_LINES = 16;
 
@@ -232,10 +235,12 @@ export async function secondLookItems(doc: Document, fields: FieldResults, ctx: 
   const indices = [...new Set(items.map((it) => it.totalPrice.lineIndex))].slice(0, MAX_ITEM_LINES);
   const lines = indices.map((i) => doc.lines[i]!).filter((l) => doc.pages[l.page]?.source === 'ocr');
   if (!lines.length) return fields;
-  const reads = await read(lines);
+  // height by height, the next only when the last did not make the items add up (the same answer as
+  // reading every height first: each line at each height is its own recognition)
   for (let k = 0; k < REREAD_HEIGHTS.length; k++) {
+    const reads = await read(lines, [REREAD_HEIGHTS[k]!]);
     let d = doc;
-    lines.forEach((l, j) => { const ws = reads[j]?.[k]; if (ws?.length) d = withLine(d, l.index, ws); });
+    lines.forEach((l, j) => { const ws = reads[j]?.[0]; if (ws?.length) d = withLine(d, l.index, ws); });
     if (d === doc) continue;
     const again = extractFields(d, ctx);
     if (again.itemsCheck?.matches && again.lineItems?.length) {

@@ -129,6 +129,19 @@ describe('second look at line items', () => {
     const f = await secondLookItems(items, first, { ...ctx, extractLineItems: true }, lineReader({ 'BOOK 1 18.00': 'BOOK 1 13.00' }));
     expect(f.lineItems).toEqual(first.lineItems);
   });
+
+  it('reads one height at a time and stops at the first whose items add up', async () => {
+    const asked: Array<readonly number[] | undefined> = [];
+    // the smallest height misreads the line again; the next one reads it right
+    const reader = async (lines: Line[], heights?: readonly number[]) => {
+      asked.push(heights);
+      return lines.map((line) => (heights ?? REREAD_HEIGHTS).map((h) => words(line.text === 'BOOK 1 18.00' ? (h === REREAD_HEIGHTS[0] ? 'BOOK 1 19.00' : 'BOOK 1 12.00') : line.text, line)));
+    };
+    const f = await secondLookItems(items, first, { ...ctx, extractLineItems: true }, reader);
+    expect(f.itemsCheck).toMatchObject({ itemsSum: 15, matches: true });
+    expect(f.evidence?.lineItems).toEqual([`reread-adds-up:${REREAD_HEIGHTS[1]}px`]);
+    expect(asked).toEqual([[REREAD_HEIGHTS[0]], [REREAD_HEIGHTS[1]]]);
+  });
 });
 
 describe('confirming passes', () => {
