@@ -16,13 +16,13 @@
  * after PDF_THREAD_IDLE_MS and every thread after PDF_THREAD_JOBS files, so memory held by pdf.js
  * caches does not build up over a long run. Idle threads do not keep the process alive.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorkerScript, workerExecArgv } from './worker-script.js';
 import { ReceiptKitError, type ErrorCode, ERROR_STATUS } from '../errors.js';
 import type { InputLimits, InputPage } from './types.js';
 import type { LoadedPdf } from './types.js';
+
+export { workerExecArgv };
 
 /** PDF threads running at once. */
 export const PDF_THREADS = 2;
@@ -54,20 +54,9 @@ export type PdfThreadAnswer =
 /** What the caller's thread sends. */
 export interface PdfThreadJob { bytes: Uint8Array; limits: InputLimits; images: boolean }
 
-/**
- * The built worker script: beside this module in dist/; when running from the TypeScript sources
- * (vitest), the built copy in dist/ (`npm test` builds first). Undefined when neither exists.
- */
+/** The built worker script (input/pdf-worker.js), or undefined when PDFs must be read in the caller's thread. */
 function workerScript(): URL | undefined {
-  const here = new URL('./pdf-worker.js', import.meta.url);
-  if (here.protocol === 'file:' && fs.existsSync(fileURLToPath(here))) return here;
-  const self = fileURLToPath(import.meta.url);
-  const m = /^(.*)[\\/]src[\\/]input[\\/]pdf-thread\.ts$/.exec(self);
-  if (m) {
-    const built = path.join(m[1]!, 'dist', 'input', 'pdf-worker.js');
-    if (fs.existsSync(built)) return new URL(`file://${built}`);
-  }
-  return undefined;
+  return builtWorkerScript(import.meta.url, 'input/pdf-worker.js');
 }
 
 interface Slot { worker: Worker; jobs: number; idleTimer?: NodeJS.Timeout }
@@ -211,20 +200,6 @@ class PdfThreads {
   }
 }
 
-/**
- * The process's Node flags for a PDF thread, less those about the main script (`--input-type` with
- * `-e`/`-p`: a thread started from a file refuses them, as in `node --input-type=module -e '...'`).
- */
-export function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print' || a === '--input-type') { i++; continue; }
-    if (a.startsWith('--input-type=') || a.startsWith('--eval=') || a.startsWith('--print=') || a === '-pe') continue;
-    out.push(a);
-  }
-  return out;
-}
 
 function abortError(signal: AbortSignal, what: string): ReceiptKitError {
   const reason: unknown = signal.reason;

@@ -12,15 +12,18 @@
  *   (median per-page ratio; first load 9.3 s against 1.0 s) and installs 148 MB.
  */
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { builtWorkerScript, workerExecArgv } from '../input/worker-script.js';
 
 /** An output tensor (float32 for both PaddleOCR models). */
 export interface OnnxTensor { readonly data: Float32Array; readonly dims: readonly number[] }
 /** An input tensor, opaque outside this module. */
-export interface OnnxInput { readonly __onnxInput: true }
+export interface OnnxInput { readonly __onnxInput: true; readonly data: Float32Array; readonly dims: readonly number[] }
 /** A loaded model. */
 export interface OnnxSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
+  /** Runs the model; the feeds' arrays may be moved to the thread that runs it: the caller does not use them after. */
   run(feeds: Record<string, OnnxInput>): Promise<Record<string, OnnxTensor>>;
   release(): Promise<void>;
 }
@@ -47,27 +50,130 @@ function runtime(): Ort {
  */
 export const DEFAULT_READER_THREADS = 1;
 
-/**
- * Loads a model file for CPU inference. `threads`: intra-op threads (default DEFAULT_READER_THREADS).
- * `arena`: onnxruntime's own CPU memory arena, which keeps the memory of one run for the next. The
- * detector wants it: its feature maps are large and change size with every page, and freed back to
- * the C allocator they fragment its heap (10 SROIE scans in one engine: peak RSS 662 MB without it,
- * 495 MB with it on the detector, the same time; on the recogniser as well, no lower). No memory pattern:
- * every page and strip has a new input size.
- */
-export async function createOnnxSession(modelFile: string, opts: { threads?: number; arena?: boolean } = {}): Promise<OnnxSession> {
-  const s = await runtime().InferenceSession.create(modelFile, {
+/** What a session is created with. */
+export interface OnnxSessionOptions {
+  /** Intra-op threads (default DEFAULT_READER_THREADS). */
+  threads?: number | undefined;
+  /**
+   * onnxruntime's own CPU memory arena, which keeps the memory of one run for the next. The detector wants
+   * it: its feature maps are large and change size with every page, and freed back to the C allocator they
+   * fragment its heap (10 SROIE scans in one engine: peak RSS 662 MB without it, 495 MB with it on the
+   * detector, the same time; on the recogniser as well, no lower). No memory pattern: every page and strip
+   * has a new input size.
+   */
+  arena?: boolean;
+  /** The thread that loads and runs the model (openOnnxThread); without one, the caller's thread. */
+  thread?: OnnxThread | undefined;
+}
+
+function sessionOptions(opts: OnnxSessionOptions): Record<string, unknown> {
+  return {
     intraOpNumThreads: opts.threads ?? DEFAULT_READER_THREADS, interOpNumThreads: 1, graphOptimizationLevel: 'all',
     executionProviders: ['cpu'], enableCpuMemArena: !!opts.arena, enableMemPattern: false,
-  });
+  };
+}
+
+/** Loads a model file for CPU inference, in `opts.thread` when given (the same answers either way). */
+export async function createOnnxSession(modelFile: string, opts: OnnxSessionOptions = {}): Promise<OnnxSession> {
+  if (opts.thread) return opts.thread.session(modelFile, sessionOptions(opts));
+  const s = await runtime().InferenceSession.create(modelFile, sessionOptions(opts));
+  const Tensor = runtime().Tensor;
   return {
     inputNames: s.inputNames, outputNames: s.outputNames,
-    run: (feeds) => s.run(feeds),
+    run: (feeds) => s.run(Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, new Tensor('float32', v.data, [...v.dims])])) as never),
     release: async () => { await s.release?.(); },
   };
 }
 
 /** A float32 input tensor of the given shape. */
 export function floatInput(data: Float32Array, dims: number[]): OnnxInput {
-  return new (runtime().Tensor)('float32', data, dims) as OnnxInput;
+  return { __onnxInput: true, data, dims };
+}
+
+/** What the caller's thread asks the ONNX thread (ocr/onnx-worker.ts). */
+export type OnnxThreadAsk =
+  | { op: 'create'; id: number; session: number; file: string; options: Record<string, unknown> }
+  | { op: 'run'; id: number; session: number; feeds: Record<string, { data: Float32Array; dims: readonly number[] }> }
+  | { op: 'release'; id: number; session: number };
+/** What it answers. */
+export type OnnxThreadAnswer =
+  | { id: number; ok: true; inputNames?: string[]; outputNames?: string[]; outputs?: Record<string, { data: Float32Array; dims: number[] }> }
+  | { id: number; ok: false; message: string };
+
+/**
+ * The worker thread that loads ONNX models and runs them, one request at a time (issue 51 item 5):
+ * onnxruntime-node 1.17 loads a model and runs it synchronously on the thread that asks (measured: a
+ * PaddleOCR reading of one SROIE scan held the event loop 824 of its 870 ms), so in the caller's thread it
+ * stalls everything else the process does meanwhile: the server's answers (a 503 waited 424 ms p50 under
+ * load), another extraction's field stage. One per process (openOnnxThread), for the life of the process: the
+ * runtime's native addon loads in one thread only (a second thread gets "Module did not self-register"),
+ * so the thread is never ended, only left idle, and holds the process open only while a request is in
+ * flight. A thread that dies fails the requests in flight and every later one (the engine then warns that
+ * the second reader was not used).
+ */
+export class OnnxThread {
+  private readonly worker: Worker;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (a: OnnxThreadAnswer & { ok: true }) => void; reject: (e: Error) => void }>();
+  private dead: Error | undefined;
+
+  constructor(script: URL) {
+    this.worker = new Worker(script, { execArgv: workerExecArgv(), stdout: false, stderr: false });
+    this.worker.unref();
+    this.worker.on('message', (a: OnnxThreadAnswer) => {
+      const p = this.pending.get(a.id);
+      if (!p) return;
+      this.pending.delete(a.id);
+      if (!this.pending.size) this.worker.unref();
+      if (a.ok) p.resolve(a); else p.reject(new Error(a.message));
+    });
+    const fail = (e: Error) => {
+      this.dead ??= e;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+    this.worker.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    this.worker.on('exit', (code) => fail(new Error(`the ONNX thread ended (exit code ${code})`)));
+  }
+
+  private ask(ask: OnnxThreadAsk extends infer A ? A extends OnnxThreadAsk ? Omit<A, 'id'> : never : never, transfer: ArrayBuffer[] = []): Promise<OnnxThreadAnswer & { ok: true }> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ ...ask, id }, transfer);
+    });
+  }
+
+  /** A model loaded in this thread. */
+  async session(file: string, options: Record<string, unknown>): Promise<OnnxSession> {
+    const session = this.next++;
+    const made = await this.ask({ op: 'create', session, file, options });
+    return {
+      inputNames: made.inputNames ?? [], outputNames: made.outputNames ?? [],
+      run: async (feeds) => {
+        // the inputs' arrays are moved to the thread, not copied (OnnxSession.run), and the outputs' moved back
+        const plain = Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, { data: v.data, dims: v.dims }]));
+        return (await this.ask({ op: 'run', session, feeds: plain }, Object.values(plain).flatMap((v) => wholeBuffer(v.data)))).outputs ?? {};
+      },
+      release: async () => { if (!this.dead) await this.ask({ op: 'release', session }); },
+    };
+  }
+}
+
+/** The array's buffer when the array is all of it (so it can be moved to another thread), else nothing (it is copied). */
+export function wholeBuffer(a: Float32Array): ArrayBuffer[] {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer ? [a.buffer] : [];
+}
+
+let shared: OnnxThread | null | undefined;
+
+/** The process's ONNX thread, started on the first call; undefined when its built script is not found (models then run in the caller's thread). */
+export function openOnnxThread(): OnnxThread | undefined {
+  if (shared === undefined) {
+    const script = builtWorkerScript(import.meta.url, 'ocr/onnx-worker.js');
+    shared = script ? new OnnxThread(script) : null;
+  }
+  return shared ?? undefined;
 }

@@ -25,7 +25,8 @@ import type { Box } from '../document/types.js';
 import { cropGray } from './preprocess.js';
 import type { GrayImage } from './preprocess.js';
 import type { LineReader, PageReader, PageReading, ReadOptions, ReadWord, RegionReadOptions, TextLineShape } from './reader.js';
-import { createOnnxSession, floatInput } from './onnx.js';
+import { createOnnxSession, floatInput, openOnnxThread } from './onnx.js';
+import type { OnnxThread } from './onnx.js';
 import type { OnnxSession } from './onnx.js';
 
 /**
@@ -87,9 +88,13 @@ export class PaddleReader implements PageReader, LineReader {
 
   /**
    * `threads`: onnxruntime's intra-op threads; `modelDir`: another folder with the three model files;
-   * `batching`: how strips are fed to the recogniser (default REC_BATCH; docs/decisions/2026-11-26-paddle-threads-and-batching.md).
+   * `batching`: how strips are fed to the recogniser (default REC_BATCH; docs/decisions/2026-11-26-paddle-threads-and-batching.md);
+   * `thread`: false to load and run the models in this thread (default: the process's ONNX thread; one
+   * process cannot do both, as the runtime loads in one thread only).
    */
-  constructor(private readonly opts: { threads?: number; modelDir?: string; batching?: RecBatching } = {}) {}
+  constructor(private readonly opts: { threads?: number; modelDir?: string; batching?: RecBatching; thread?: boolean } = {}) {}
+  /** The thread the models load and run in (undefined: this thread). */
+  private thread: OnnxThread | undefined;
 
   private load(): Promise<Models> {
     this.loading ??= (async () => {
@@ -103,9 +108,11 @@ export class PaddleReader implements PageReader, LineReader {
         await Promise.all(loaded.map((m) => m.release()));
         throw new Error('the PaddleOCR reader is closed');
       };
+      // the models load and run in the process's ONNX thread (ocr/onnx.ts OnnxThread), unless `thread` is false
+      if (this.opts.thread !== false) this.thread ??= openOnnxThread();
       const next = async (file: string, arena = false): Promise<OnnxSession> => {
         await unlessClosed();
-        const session = await createOnnxSession(file, { threads: this.opts.threads, arena });
+        const session = await createOnnxSession(file, { threads: this.opts.threads, arena, thread: this.thread });
         loaded.push(session);
         return session;
       };
