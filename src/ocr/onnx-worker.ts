@@ -2,23 +2,11 @@
  * The ONNX thread (ocr/onnx.ts OnnxThread): loads models and runs them off the caller's thread, so that
  * onnxruntime-node's synchronous loading and inference do not hold the caller's event loop.
  */
-import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
-import { wholeBuffer } from './onnx.js';
-import type { OnnxThreadAnswer, OnnxThreadAsk } from './onnx.js';
+import { runtime, wholeBuffer } from './onnx.js';
+import type { OnnxThreadAnswer, OnnxThreadAsk, OrtSession } from './onnx.js';
 
-interface OrtSession {
-  inputNames: readonly string[];
-  outputNames: readonly string[];
-  run(feeds: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>>;
-  release?(): Promise<void>;
-}
-interface Ort {
-  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
-  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
-}
-
-const ort = createRequire(import.meta.url)('onnxruntime-node') as Ort;
+const ort = runtime();
 const sessions = new Map<number, OrtSession>();
 const port = parentPort!;
 

@@ -28,16 +28,24 @@ export interface OnnxSession {
   release(): Promise<void>;
 }
 
-interface Ort {
-  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OnnxSession & { release?(): Promise<void> }> };
+/** A session as the runtime makes it (its inputs are the runtime's own tensors). */
+export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Record<string, unknown>): Promise<Record<string, OnnxTensor>>;
+  release?(): Promise<void>;
+}
+/** What this module uses of onnxruntime-node. */
+export interface Ort {
+  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
 }
 
 const require = createRequire(import.meta.url);
 let ort: Ort | undefined;
 
-/** The runtime module, loaded on first use (throws when it is not installed or does not load on this platform). */
-function runtime(): Ort {
+/** The runtime module, loaded on first use in the thread that asks (throws when it is not installed or does not load on this platform). */
+export function runtime(): Ort {
   ort ??= require('onnxruntime-node') as Ort;
   return ort;
 }
@@ -80,7 +88,7 @@ export async function createOnnxSession(modelFile: string, opts: OnnxSessionOpti
   const Tensor = runtime().Tensor;
   return {
     inputNames: s.inputNames, outputNames: s.outputNames,
-    run: (feeds) => s.run(Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, new Tensor('float32', v.data, [...v.dims])])) as never),
+    run: (feeds) => s.run(Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, new Tensor('float32', v.data, [...v.dims])]))),
     release: async () => { await s.release?.(); },
   };
 }

@@ -244,7 +244,8 @@ async function readAlternates(t: Thorough, image: RasterPage): Promise<void> {
  * that reads them, however many heights the look then asks for one at a time.
  */
 function lineReader(t: Thorough): LinesReader {
-  const admitted = new Map<number, boolean>();
+  const admitted = new Set<number>();
+  let denied = false;
   return async (lines, heights = REREAD_HEIGHTS) => {
     const out: Array<Array<Array<{ text: string; confidence: number; box: Box }>>> = lines.map(() => []);
     for (const pageIndex of new Set(lines.map((l) => l.page))) {
@@ -252,8 +253,11 @@ function lineReader(t: Thorough): LinesReader {
       const docPage = t.document.pages[pageIndex];
       if (!page || page.kind !== 'raster' || !docPage || t.signal.aborted) continue;
       const mine = lines.map((l, i) => [l, i] as const).filter(([l]) => l.page === pageIndex);
-      if (!admitted.has(pageIndex)) admitted.set(pageIndex, !admitted.size || [...admitted.values()].every(Boolean) ? t.budget.allows('lines', 'lines') : false);
-      if (!admitted.get(pageIndex)) break; // unread lines leave the first reading
+      // a page is counted once; once one is refused, none after it is read (unread lines leave the first reading)
+      if (!admitted.has(pageIndex)) {
+        if (denied || !t.budget.allows('lines', 'lines')) { denied = true; break; }
+        admitted.add(pageIndex);
+      }
       try {
         const reads = await t.clock.time('lines:tesseract', () => rereadLines(t.readers.tesseract, page, docPage.rotation, mine.map(([l]) => l.box), heights, { languages: t.ctx.languages, signal: t.signal }));
         mine.forEach(([, i], j) => { out[i] = reads[j] ?? []; });
