@@ -210,3 +210,33 @@ describe('the process exits after close()', () => {
     expect(r.exitAt - out.closedAt).toBeLessThanOrEqual(EXIT_BOUND_MS);
   });
 });
+
+describe('an app that loads onnxruntime-node itself', () => {
+  // the runtime's addon loads in one thread of a process only (ocr/onnx.ts OnnxThread): the app's main thread
+  // and the library's ONNX thread may both hold it, another thread of the app's own may not
+  const scriptFor = (where: 'main' | 'worker') => `import { createEngine } from ${JSON.stringify(DIST)};
+      import { Worker } from 'node:worker_threads';
+      import { createRequire } from 'node:module';
+      const load = ${JSON.stringify(`Promise.all([import('node:module'), import('node:worker_threads')]).then(([m, w]) => { m.createRequire(${JSON.stringify(path.join(ROOT, 'package.json'))})('onnxruntime-node'); w.parentPort.postMessage('loaded'); });`)};
+      if (${JSON.stringify(where)} === 'main') createRequire(${JSON.stringify(path.join(ROOT, 'package.json'))})('onnxruntime-node');
+      else { const w = new Worker(load, { eval: true }); await new Promise((ok) => w.once('message', ok)); w.unref(); }
+      const engine = await createEngine({ workers: 1, confirmPasses: 0 });
+      const a = await engine.analyze(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-en-simple.png'))});
+      const r = await engine.extract(${JSON.stringify(path.join(ROOT, 'fixtures/receipt-en-simple.png'))}, { verbose: true, refresh: true, incognito: true });
+      await engine.close();
+      console.log(JSON.stringify({ total: a.fields.totalAmount?.value, evidence: (a.fields.evidence?.totalAmount ?? []).join(' '), warnings: r.warnings }));`;
+
+  it('loaded first in its main thread: the second reader still reads in the library\'s thread', async () => {
+    const out = report(await run(['--input-type=module', '-e', scriptFor('main')], { timeout: 120_000 }));
+    expect(out.total).toBe(29.05);
+    expect(out.evidence).toMatch(/second-reader-(agrees|more-confident|only)/);
+    expect(out.warnings.join(' ')).not.toMatch(/second reader/);
+  }, 130_000);
+
+  it('loaded first in a worker of its own: tesseract\'s reading stands and the result says why', async () => {
+    const out = report(await run(['--input-type=module', '-e', scriptFor('worker')], { timeout: 120_000 }));
+    expect(out.total).toBe(29.05);
+    expect(out.evidence).not.toMatch(/second-reader/);
+    expect(out.warnings.join(' ')).toMatch(/second reader \(PaddleOCR\) not used.*self-register/);
+  }, 130_000);
+});
