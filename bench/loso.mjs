@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
-import { MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, sigmoid, signOf, topOf, weighByFile, z } from '../scripts/fit-core.mjs';
+import { MARGIN_CAP, RIGHT, fitListwise, marginOf, fitSigned, groupsOf, reliability, sigmoid, signOf, topOf, weighByFile, z } from '../scripts/fit-core.mjs';
 import { fitMap } from '../scripts/fit-calibration.mjs';
 import { fitBoosted, treesScore } from '../scripts/fit-boost.mjs';
 import { goldFor, scoreField } from './score.mjs';
@@ -136,7 +136,6 @@ function losoField(field, records) {
     perSource[S] = { files: n, lambda: lam, engine: +(engine / n).toFixed(4), fitted: +(fitted / n).toFixed(4), handSet: +(hand / n).toFixed(4), reachable: +(reach / n).toFixed(4) };
   }
   // the confidence of each source's predictions: a Platt scaling fitted on the other sources' held-out predictions
-  const marginOf = (p) => Math.min(MARGIN_CAP, p.zr === undefined ? 5 : p.zt - p.zr);
   const rowsOf = (ps) => ps.filter((p) => !p.none).map((p) => ({ x: [1, p.zt, marginOf(p)], y: p.y, w: 1 }));
   const pairs = [];
   for (const S of Object.keys(perSource)) {

@@ -42,7 +42,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fitBoosted } from './fit-boost.mjs';
-import { LAMBDA_GRID, MARGIN_CAP, RIGHT, fitListwise, fitSigned, groupsOf, reliability, rowsOf, sigmoid, signOf, topOf, weighByFile, z } from './fit-core.mjs';
+import { LAMBDA_GRID, MARGIN_CAP, RIGHT, marginOf, fitListwise, fitSigned, groupsOf, reliability, rowsOf, sigmoid, signOf, topOf, weighByFile, z } from './fit-core.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -168,7 +168,6 @@ function fitField(field, records) {
     }
   }
   // Platt scaling on [the top's score (its features' weights: absolute evidence, comparable between readings), its margin over the first rival] of the out-of-fold tops
-  const marginOf = (o) => Math.min(MARGIN_CAP, o.zr === undefined ? 5 : o.zt - o.zr);
   const calRows = oof.map((o) => ({ x: [1, o.zt, marginOf(o)], y: o.y, w: 1 / o.g.weightDiv }));
   // both weights held non-negative: a larger score or margin never lowers the confidence
   const cb = fitSigned(calRows, ['score', 'margin'], [1, 1], 1e-3).beta;
