@@ -186,10 +186,14 @@ function monthNameTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.d
 function isoTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.date.form === 'iso' ? [{ name: 'iso', weight: 0.4 }] : []; }
 /** A numeric day/month order both readings allow: 0 when the country or the document settles it, else -1.0. */
 function orderTerms({ c, locale }: DateEvidenceContext): EvidenceTerm[] {
-  if (c.date.form === 'month-name' || c.date.form === 'iso' || !c.date.ambiguous) return [];
-  const settled = locale.countryConfidence >= 0.8 || locale.dayFirstSource === 'document';
+  if (!orderOpen(c)) return [];
+  const settled = orderSettled(locale);
   return [{ name: settled ? 'order-by-locale' : 'order-guessed', weight: settled ? 0 : -1.0 }];
 }
+/** The printed date is numeric and both day/month orders read it. */
+const orderOpen = (c: DateCandidate) => c.date.form !== 'month-name' && c.date.form !== 'iso' && !!c.date.ambiguous;
+/** The country (sure) or the document's other dates settle the day/month order. */
+const orderSettled = (locale: Locale) => locale.countryConfidence >= 0.8 || locale.dayFirstSource === 'document';
 /** A two-digit year: -0.2. */
 function shortYearTerms({ c }: DateEvidenceContext): EvidenceTerm[] { return c.date.shortYear ? [{ name: 'short-year', weight: -0.2 }] : []; }
 /** The value printed on two lines or more: +0.8. */
@@ -219,10 +223,12 @@ function ocrTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
 function repairedTerms({ same }: DateEvidenceContext): EvidenceTerm[] { return same.every((x) => x.repaired) ? [{ name: 'ocr-repaired', weight: -0.6 }] : []; }
 /** Every printing is a guess: -0.5 for a restored separator, -1.2 for an undone digit confusion. */
 function guessTerms({ same }: DateEvidenceContext): EvidenceTerm[] {
-  if (!same.every((x) => x.guess !== undefined)) return [];
-  const guess = Math.min(...same.map((x) => x.guess!));
+  const guess = guessOf(same);
+  if (guess === undefined) return [];
   return [guess === 0 ? { name: 'separator-restored', weight: -0.5 } : { name: `digit-guess:${guess}`, weight: -1.2 }];
 }
+/** The fewest digits guessed in any printing of the date when every printing is a guess (0: only a separator restored), else undefined. */
+const guessOf = (same: readonly DateCandidate[]) => (same.every((x) => x.guess !== undefined) ? Math.min(...same.map((x) => x.guess!)) : undefined);
 /** Every printing has a one-digit day before a padded month: -0.8. */
 function unpaddedTerms({ same }: DateEvidenceContext): EvidenceTerm[] { return same.every((x) => x.date.unpadded) ? [{ name: 'unpadded-day', weight: -0.8 }] : []; }
 /** Outside the plausible window: -3 in the future, -1.5 too old. */
@@ -263,9 +269,9 @@ export interface DateCap { max: number; marker: string }
 export interface DateCapContext extends DateEvidenceContext { terms: readonly EvidenceTerm[] }
 
 /** A day/month order nothing settles (no country, no unambiguous printing, no month name) is never a 0.9. */
-function unsettledOrderCap({ same, terms }: DateCapContext): DateCap | undefined {
+function unsettledOrderCap({ c, same, locale }: DateCapContext): DateCap | undefined {
   // ORDER_UNSETTLED marks the evidence; the chosen date's marks carry it (orderUnsettled) to the readings combined later (read/combine.ts capUnsettledOrder)
-  return terms.some((t) => t.name === 'order-guessed') && !same.some((x) => !x.date.ambiguous) ? { max: AMBIGUOUS_ORDER_MAX_CONFIDENCE, marker: ORDER_UNSETTLED } : undefined;
+  return orderOpen(c) && !orderSettled(locale) && !same.some((x) => !x.date.ambiguous) ? { max: AMBIGUOUS_ORDER_MAX_CONFIDENCE, marker: ORDER_UNSETTLED } : undefined;
 }
 
 /** The cap rules of the transaction date, in this order. */
@@ -372,16 +378,15 @@ function chooseDate(ctx: DateEvidenceContext): ChosenDate {
     confidence = Math.min(confidence, cap.max);
     markers.push(cap.marker);
   }
-  return { candidate: ctx.c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...markers, `${RULE_PREFIX}${decidingRule(ruled)}`], marks: dateMarks(terms, markers) };
+  return { candidate: ctx.c, confidence, evidence: [...terms.map((t) => `${t.name}(${t.weight})`), ...markers, `${RULE_PREFIX}${decidingRule(ruled)}`], marks: dateMarks(ctx, markers) };
 }
 
-/** The chosen date's marks from its terms and cap markers (orderTerms, guessTerms, unsettledOrderCap). */
-function dateMarks(terms: readonly EvidenceTerm[], markers: readonly string[]): DateMarks {
-  const named = (n: string) => terms.some((t) => t.name === n);
+/** The chosen date's marks: from the candidate and its printings as its terms are (orderTerms, guessTerms), and from the caps that held it (unsettledOrderCap). */
+function dateMarks({ c, same }: DateEvidenceContext, markers: readonly string[]): DateMarks {
   return {
-    ...(named('order-guessed') || named('order-by-locale') ? { orderOpen: true as const } : {}),
+    ...(orderOpen(c) ? { orderOpen: true as const } : {}),
     ...(markers.includes(ORDER_UNSETTLED) ? { orderUnsettled: true as const } : {}),
-    ...(terms.some((t) => t.name.startsWith('digit-guess')) ? { digitGuess: true as const } : {}),
+    ...((guessOf(same) ?? 0) > 0 ? { digitGuess: true as const } : {}),
   };
 }
 
