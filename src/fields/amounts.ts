@@ -55,6 +55,8 @@ export interface ChosenAmount {
   keyword: string;
   /** Evidence terms; the last one, `rule:<name>`, names the rule that decided the value. */
   evidence: string[];
+  /** It agrees with the total (resolve/money/pick.ts pickConsistent's test held; its evidence says so too). */
+  consistent?: true;
 }
 
 export interface MoneyResolution {

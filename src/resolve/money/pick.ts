@@ -61,7 +61,7 @@ export function pickConsistent(pc: PickContext, list: MoneyCandidate[], test: (v
   const ok = hits.find((h) => h.ok);
   const chosen = ok ?? hits.filter((h) => h.c.amount.moneyLike && h.v === h.c.amount.value).pop();
   if (!chosen) return undefined;
-  return { value: cents(chosen.v), confidence: roundConfidence(ok ? okConf : baseConf), source: chosen.c, keyword: chosen.c.label?.keyword ?? '-', evidence: ok ? [CONSISTENT] : [] };
+  return { value: cents(chosen.v), confidence: roundConfidence(ok ? okConf : baseConf), source: chosen.c, keyword: chosen.c.label?.keyword ?? '-', evidence: ok ? [CONSISTENT] : [], ...(ok ? { consistent: true as const } : {}) };
 }
 
 /** The value of the first rule that gives one, its evidence ending with `rule:<name>`. */

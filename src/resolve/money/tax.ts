@@ -12,7 +12,7 @@ import { cents } from '../../locale/numbers.js';
 import { roundConfidence } from '../../fields/confidence.js';
 import type { RankModel } from '../field-model.js';
 import { modelScore } from '../field-model.js';
-import { CONSISTENT, firstHit, pickConsistent } from './pick.js';
+import { firstHit, pickConsistent } from './pick.js';
 import type { AmountRule, PickContext } from './pick.js';
 import type { ChosenAmount } from '../../fields/amounts.js';
 
@@ -68,13 +68,13 @@ function taxLinesSum(pc: PickContext): ChosenAmount | undefined {
 /** The tax line that agrees with the total (subtotal + tax, a summary row, included, at its printed rate). */
 function taxConsistent(pc: PickContext): ChosenAmount | undefined {
   const chosen = taxChoice(pc);
-  return chosen?.evidence.includes(CONSISTENT) ? chosen : undefined;
+  return chosen?.consistent ? chosen : undefined;
 }
 
 /** The last printed tax line, when none agrees with the total. */
 function taxLine(pc: PickContext): ChosenAmount | undefined {
   const chosen = taxChoice(pc);
-  return chosen && !chosen.evidence.includes(CONSISTENT) ? chosen : undefined;
+  return chosen && !chosen.consistent ? chosen : undefined;
 }
 
 /** Several tax summary rows (SR 6 %, ZR 0 %) that together make the total (up to rounding): their taxes add up. */
@@ -221,7 +221,7 @@ export function taxCandidates(pc: PickContext): TaxCandidate[] {
     if (!hit) return;
     const e = entry(hit.value, { ...hit, evidence: [...hit.evidence, `rule:${rule.name}`] }, TAX_RULES.length - place);
     e.features[`rule:${rule.name}`] = 1;
-    if (hit.evidence.includes(CONSISTENT)) e.features.consistent = 1;
+    if (hit.consistent) e.features.consistent = 1;
   });
   const printed = pc.taxes.filter((c) => c.amount.moneyLike);
   printed.forEach((c, k) => {
