@@ -54,7 +54,7 @@ import { documentTypeOf } from './classify/index.js';
 import { detectLanguage, loadLanguageDetector } from './language/detect.js';
 import { secondReadingLanguage } from './language/reread.js';
 import { rootConfidence } from './response/build.js';
-import { calibrateFields, defaultCalibration } from './resolve/calibration.js';
+import { calibrateFields, defaultCalibration, mapsFor } from './resolve/calibration.js';
 
 /** Everything one extraction produced, before it is shaped into a result (used by validation). */
 export type { Extraction } from './contract/extraction.js';
@@ -282,7 +282,7 @@ class ReceiptEngine implements Engine {
     // fiscal facts (codes/fiscal/) decide the fields they state; each disagreement with the text is a warning
     const resolved = codes ? applyFiscalFacts(read.fields, codes.facts, { extractTime: opts.extractTime }) : { fields: read.fields, warnings: [] };
     warnings.push(...resolved.warnings);
-    const fields = this.options.calibrated === false ? resolved.fields : calibrateFields(resolved.fields, defaultCalibration());
+    const fields = this.options.calibrated === false ? resolved.fields : calibrateFields(resolved.fields, mapsFor(defaultCalibration(), this.options.reading));
     const x = await this.finish(input, read.document, fields, read.rotation, warnings, started, signal, fraud, clock);
     x.documentType = documentTypeOf(read.document, fields);
     if (language) x.language = language;

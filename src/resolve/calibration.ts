@@ -34,6 +34,12 @@ export interface CalibrationMap { x: number[]; y: number[]; hiFrom?: number }
 export interface CalibrationModel {
   version: 1;
   fields: Partial<Record<CalibratedField, CalibrationMap>>;
+  /**
+   * The maps of a reading other than the default, fitted on that reading's own answers (a reading that stops
+   * earlier gives lower raw confidences for the same rightness: read/cascade.ts). A reading not named here, or a
+   * field its entry lacks, takes `fields`.
+   */
+  readings?: Partial<Record<'thorough' | 'cascade' | 'fast', { fields: Partial<Record<CalibratedField, CalibrationMap>>; fitted?: unknown }>>;
   /** How it was fitted (script, report, half, counts). */
   fitted?: unknown;
 }
@@ -76,7 +82,26 @@ export function checkModel(m: unknown, where: string): CalibrationModel {
   const bad = (why: string): never => { throw new Error(`${where}: not a calibration model (${why})`); };
   const model = m as CalibrationModel;
   if (!model || model.version !== 1 || typeof model.fields !== 'object' || model.fields === null) bad('version 1 with fields');
-  for (const [k, map] of Object.entries(model.fields)) {
+  checkMaps(model.fields, bad);
+  if (model.readings !== undefined) {
+    if (typeof model.readings !== 'object' || model.readings === null) bad('readings is an object');
+    for (const [reading, r] of Object.entries(model.readings)) {
+      if (!['thorough', 'cascade', 'fast'].includes(reading)) bad(`unknown reading ${reading}`);
+      if (!r || typeof r.fields !== 'object' || r.fields === null) bad(`readings.${reading} with fields`);
+      checkMaps(r!.fields, (why) => bad(`readings.${reading}: ${why}`));
+    }
+  }
+  return model;
+}
+
+/** The model's maps for one way of reading a page (CalibrationModel.readings), the default's where it has none. */
+export function mapsFor(model: CalibrationModel, reading: 'thorough' | 'cascade' | 'fast' | undefined): CalibrationModel {
+  const own = reading ? model.readings?.[reading] : undefined;
+  return own ? { version: 1, fields: { ...model.fields, ...own.fields } } : model;
+}
+
+function checkMaps(fields: Partial<Record<CalibratedField, CalibrationMap>>, bad: (why: string) => never): void {
+  for (const [k, map] of Object.entries(fields)) {
     if (!(CALIBRATED_FIELDS as readonly string[]).includes(k)) bad(`unknown field ${k}`);
     const { x, y, hiFrom } = map as CalibrationMap;
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || !x.length) bad(`${k}: x and y of one length`);
@@ -86,7 +111,6 @@ export function checkModel(m: unknown, where: string): CalibrationModel {
       if (i && !(x[i]! > x[i - 1]! && y[i]! >= y[i - 1]!)) bad(`${k}: x increasing, y non-decreasing`);
     }
   }
-  return model;
 }
 
 let loaded: CalibrationModel | undefined;

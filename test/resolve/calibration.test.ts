@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calibrate, calibrateFields, checkModel, defaultCalibration, CALIBRATED_FIELDS } from '../../src/resolve/calibration.js';
+import { calibrate, calibrateFields, checkModel, defaultCalibration, mapsFor, CALIBRATED_FIELDS } from '../../src/resolve/calibration.js';
 import type { CalibrationMap } from '../../src/resolve/calibration.js';
 import type { FieldResults } from '../../src/fields/types.js';
 import { createEngine } from '../../src/index.js';
@@ -56,6 +56,16 @@ describe('checkModel', () => {
     expect(() => checkModel({ version: 2, fields: {} }, 'm')).toThrow(/version 1/);
     // a map that would raise values under 0.9 past it is refused
     expect(() => checkModel({ version: 1, fields: { date: { x: [0.4, 0.9], y: [0.5, 0.95], hiFrom: 0.5 } } }, 'm')).toThrow(/hiFrom/);
+  });
+  it('a reading of its own: its maps for the fields it names, the default maps for the rest; checked like them', () => {
+    const OWN: CalibrationMap = { x: [0.3, 0.9], y: [0.5, 0.97] };
+    const DEF: CalibrationMap = { x: [0.4, 0.95], y: [0.6, 0.98], hiFrom: 0.93 };
+    const model = checkModel({ version: 1, fields: { totalAmount: DEF, date: DEF }, readings: { cascade: { fields: { totalAmount: OWN } } } }, 'm');
+    expect(mapsFor(model, 'cascade').fields).toEqual({ totalAmount: OWN, date: DEF });
+    expect(mapsFor(model, 'thorough').fields).toEqual({ totalAmount: DEF, date: DEF });
+    expect(mapsFor(model, undefined)).toBe(model);
+    expect(() => checkModel({ version: 1, fields: {}, readings: { quick: { fields: {} } } }, 'm')).toThrow(/unknown reading quick/);
+    expect(() => checkModel({ version: 1, fields: {}, readings: { cascade: { fields: { date: { x: [0.5, 0.4], y: [0.5, 0.6] } } } } }, 'm')).toThrow(/readings.cascade: date: x increasing/);
   });
   it('the shipped model is valid, covers the total, date, name and currency, and was fitted on tune halves (the total on the training pool)', () => {
     const m = defaultCalibration();
