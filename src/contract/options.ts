@@ -120,7 +120,8 @@ export const engineOptionsSchema = z.strictObject({
    * pages are read the thorough way. 'cascade': the thorough reading that stops where the core fields are
    * sure (src/read/cascade.ts, models/cascade.json): PaddleOCR reads a page only where tesseract's first
    * reading is not sure of its total, date, merchant name and currency, and nothing is read again where the
-   * two readings weighed are.
+   * two readings weighed are; its totals' confidences are calibrated on its own answers (models/calibration.json
+   * `readings.cascade`).
    */
   reading: z.enum(['fast', 'thorough', 'cascade']).optional(),
   /**
