@@ -31,6 +31,10 @@ export type CalibratedField = (typeof CALIBRATED_FIELDS)[number];
  */
 export interface CalibrationMap { x: number[]; y: number[]; hiFrom?: number }
 
+/** The ways of reading a page (the engine's `reading` option) a model may have maps of its own for. */
+const READINGS = ['thorough', 'cascade', 'fast'] as const;
+type Reading = (typeof READINGS)[number];
+
 export interface CalibrationModel {
   version: 1;
   fields: Partial<Record<CalibratedField, CalibrationMap>>;
@@ -39,7 +43,7 @@ export interface CalibrationModel {
    * earlier gives lower raw confidences for the same rightness: read/cascade.ts). A reading not named here, or a
    * field its entry lacks, takes `fields`.
    */
-  readings?: Partial<Record<'thorough' | 'cascade' | 'fast', { fields: Partial<Record<CalibratedField, CalibrationMap>>; fitted?: unknown }>>;
+  readings?: Partial<Record<Reading, { fields: Partial<Record<CalibratedField, CalibrationMap>>; fitted?: unknown }>>;
   /** How it was fitted (script, report, half, counts). */
   fitted?: unknown;
 }
@@ -86,7 +90,7 @@ export function checkModel(m: unknown, where: string): CalibrationModel {
   if (model.readings !== undefined) {
     if (typeof model.readings !== 'object' || model.readings === null) bad('readings is an object');
     for (const [reading, r] of Object.entries(model.readings)) {
-      if (!['thorough', 'cascade', 'fast'].includes(reading)) bad(`unknown reading ${reading}`);
+      if (!(READINGS as readonly string[]).includes(reading)) bad(`unknown reading ${reading}`);
       if (!r || typeof r.fields !== 'object' || r.fields === null) bad(`readings.${reading} with fields`);
       checkMaps(r!.fields, (why) => bad(`readings.${reading}: ${why}`));
     }
@@ -95,7 +99,7 @@ export function checkModel(m: unknown, where: string): CalibrationModel {
 }
 
 /** The model's maps for one way of reading a page (CalibrationModel.readings), the default's where it has none. */
-export function mapsFor(model: CalibrationModel, reading: 'thorough' | 'cascade' | 'fast' | undefined): CalibrationModel {
+export function mapsFor(model: CalibrationModel, reading: Reading | undefined): CalibrationModel {
   const own = reading ? model.readings?.[reading] : undefined;
   return own ? { version: 1, fields: { ...model.fields, ...own.fields } } : model;
 }
