@@ -11,7 +11,7 @@ export const LAMBDA_GRID = [0.1, 0.3, 1, 3, 10, 30];
 export const MARGIN_CAP = 6;
 /** The margin of a top without a rival, as the library reads it (src/resolve/field-model.ts NO_RIVAL_MARGIN; test/fit-core.test.ts keeps the two equal). */
 export const NO_RIVAL_MARGIN = 5;
-/** A top's margin over its first rival for the confidence map: [score, margin] (zt the top's score, zr the rival's or undefined), capped at MARGIN_CAP. */
+/** A top's margin over its first rival, the confidence map's second input (zt the top's score, zr the rival's or undefined), capped at MARGIN_CAP. */
 export const marginOf = (o) => Math.min(MARGIN_CAP, o.zr === undefined ? NO_RIVAL_MARGIN : o.zt - o.zr);
 
 /** Known directions: +1 the term can only speak for a candidate, -1 only against; others are free. */
